@@ -1,0 +1,23 @@
+// Bundles the CLI (with code splitting, so each subcommand loads only what it needs) and the
+// library entry, then emits type declarations.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { CTXWRAP_VERSION: JSON.stringify(pkg.version) },
+  banner: { js: "import { createRequire as __ctxwrapRequire } from 'node:module'; const require = __ctxwrapRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });

@@ -1,0 +1,166 @@
+/**
+ * The one owner of child processes. It runs a command with stdout and stderr piped, hands every
+ * chunk to `onChunk` in arrival order, forwards SIGINT/SIGTERM/SIGHUP, enforces a timeout, and
+ * does not wait forever for pipes held open by a background grandchild.
+ *
+ * It uses node:child_process rather than execa: capture must tell the child's exit from the end
+ * of its pipes (a daemon may keep them open), kill a whole process group, and add nothing to the
+ * start-up time every wrapped command pays.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+export type StreamName = 'stdout' | 'stderr';
+
+export interface CaptureRequest {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Pass ctxwrap's stdin to the child (default), or give it none (EOF at once). */
+  stdin: 'inherit' | 'ignore';
+  /** Kill the command when this many milliseconds have passed. */
+  timeoutMs?: number;
+  /** After SIGTERM (forwarded, or on timeout), how long before SIGKILL. */
+  killGraceMs: number;
+  /** After the command exits, how long to wait for its pipes to close. */
+  drainMs: number;
+  onChunk(chunk: Buffer, stream: StreamName): void;
+  /** The signals to forward; the default is SIGINT, SIGTERM and SIGHUP. */
+  forward?: readonly NodeJS.Signals[];
+}
+
+export interface CaptureResult {
+  /** The child's exit code, or null if it died of a signal or never ran. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the command could not be started: ENOENT, EACCES, ... */
+  spawnError?: NodeJS.ErrnoException;
+  timedOut: boolean;
+  /** The first forwarded signal that reached ctxwrap, if any. */
+  interrupted?: NodeJS.Signals;
+  /** True when the pipes were still open after the command exited and the drain wait. */
+  pipesLeftOpen: boolean;
+  durationMs: number;
+}
+
+const DEFAULT_FORWARD: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Exit status a shell would give for a result: the code, or 128 + the signal's number. */
+export function signalNumber(signal: NodeJS.Signals): number {
+  return (constants.signals as Record<string, number>)[signal] ?? 0;
+}
+
+export function capture(req: CaptureRequest): Promise<CaptureResult> {
+  const started = performance.now();
+  // A process group of its own lets us signal grandchildren too; but a child that must read a
+  // terminal has to stay in the foreground group, so only detach when stdin is not a TTY.
+  const detached = !(req.stdin === 'inherit' && process.stdin.isTTY);
+  return new Promise((resolvePromise) => {
+    let child: ChildProcess;
+    let timedOut = false;
+    let interrupted: NodeJS.Signals | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    let timeoutTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let openStreams = 2;
+    let settled = false;
+
+    const kill = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        if (detached) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+        try {
+          child.kill(signal);
+        } catch {
+          /* already gone */
+        }
+      }
+    };
+    const terminate = (signal: NodeJS.Signals) => {
+      kill(signal);
+      if (!killTimer) {
+        killTimer = setTimeout(() => kill('SIGKILL'), req.killGraceMs);
+        killTimer.unref();
+      }
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      interrupted ??= signal;
+      terminate(signal);
+    };
+    const forwarded = req.forward ?? DEFAULT_FORWARD;
+    for (const s of forwarded) process.on(s, onSignal);
+
+    const finish = (spawnError?: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
+      for (const s of forwarded) process.off(s, onSignal);
+      clearTimeout(killTimer);
+      clearTimeout(timeoutTimer);
+      clearTimeout(drainTimer);
+      const pipesLeftOpen = openStreams > 0 && spawnError === undefined;
+      if (pipesLeftOpen) {
+        // Stop reading: a background process still holds the pipes.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }
+      const result: CaptureResult = {
+        code: exited?.code ?? null,
+        signal: exited?.signal ?? null,
+        timedOut,
+        pipesLeftOpen,
+        durationMs: performance.now() - started,
+      };
+      if (spawnError) result.spawnError = spawnError;
+      if (interrupted) result.interrupted = interrupted;
+      resolvePromise(result);
+    };
+
+    try {
+      child = spawn(req.file, [...req.args], {
+        cwd: req.cwd,
+        env: req.env,
+        stdio: [req.stdin, 'pipe', 'pipe'],
+        detached,
+      });
+    } catch (error) {
+      finish(error as NodeJS.ErrnoException);
+      return;
+    }
+
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (child.pid === undefined) finish(error);
+    });
+    const onEnd = () => {
+      openStreams--;
+      if (openStreams === 0 && exited) finish();
+    };
+    for (const name of ['stdout', 'stderr'] as const) {
+      const stream = child[name];
+      if (!stream) {
+        openStreams--;
+        continue;
+      }
+      stream.on('data', (chunk: Buffer) => req.onChunk(chunk, name));
+      stream.on('close', onEnd);
+      stream.on('error', () => {});
+    }
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      if (openStreams === 0) {
+        finish();
+        return;
+      }
+      drainTimer = setTimeout(() => finish(), req.drainMs);
+    });
+    if (req.timeoutMs !== undefined) {
+      timeoutTimer = setTimeout(() => {
+        timedOut = true;
+        terminate('SIGTERM');
+      }, req.timeoutMs);
+    }
+  });
+}

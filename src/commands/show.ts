@@ -1,0 +1,61 @@
+/** `ctxwrap show <id>`: print a result's summary again, byte for byte. */
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { type ResultMeta, isAbandoned, readMeta, resultPaths } from '../store/results.js';
+import { openRunDir } from '../store/run-dir.js';
+import { Collector } from '../summary/collector.js';
+import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO, buildSummary, renderSummary } from '../summary/render.js';
+import { keepBytesFor } from '../summary/summarize.js';
+
+export interface ShowOptions {
+  runDir: string;
+  id: string;
+  print: (text: string) => void;
+}
+
+export async function showResult(opts: ShowOptions): Promise<number> {
+  const dir = openRunDir(opts.runDir);
+  const meta = readMeta(dir, opts.id);
+  const paths = resultPaths(dir, opts.id);
+  if (meta.state === 'complete' && existsSync(paths.summary)) {
+    opts.print(readFileSync(paths.summary, 'utf8'));
+    return 0;
+  }
+  opts.print(await summarizeStored(paths.output, meta));
+  return 0;
+}
+
+/** Summarises a stored output that has no saved summary: a run still going, or one cut off. */
+export async function summarizeStored(path: string, meta: ResultMeta): Promise<string> {
+  const budget = meta.summary?.budget ?? DEFAULT_BUDGET;
+  const collector = new Collector({ keepBytes: keepBytesFor(budget) });
+  let bytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    collector.push(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  const status =
+    meta.state === 'complete'
+      ? meta.status
+      : isAbandoned(meta)
+        ? `incomplete: ctxwrap stopped before the command ended; ${bytes} bytes were captured`
+        : 'still running';
+  const started = Date.parse(meta.startedAt);
+  return renderSummary(
+    buildSummary(
+      collector.end(),
+      {
+        id: meta.id,
+        path,
+        exitCode: meta.state === 'complete' ? (meta.exitCode ?? null) : null,
+        durationMs: meta.durationMs ?? (Number.isNaN(started) ? 0 : Date.now() - started),
+        ...(status ? { status } : {}),
+        ...(meta.source === 'stdin' ? { fromStdin: true } : {}),
+      },
+      {
+        budget,
+        tailRatio: meta.summary?.tailRatio ?? DEFAULT_TAIL_RATIO,
+        inlineThreshold: meta.summary?.inlineThreshold ?? budget,
+      },
+    ),
+  );
+}

@@ -1,0 +1,302 @@
+/**
+ * The second half of the summary: from what the collector gathered and the run's facts to the
+ * exact text the agent sees, never longer than the budget. Pure and deterministic.
+ */
+import { formatBytes, formatCount, formatDuration, formatTokens } from '../format.js';
+import { estimateTokens } from '../tokens.js';
+import { cleanLines } from './clean.js';
+import type { Candidate, Collected, LongLine, NumberedLine } from './collector.js';
+
+/** Facts about the run that the summary states. */
+export interface RunFacts {
+  id: string;
+  /** Path of the stored output file. */
+  path: string;
+  /** The exit status ctxwrap itself returns for this run; null while unknown (incomplete run). */
+  exitCode: number | null;
+  durationMs: number;
+  /** Why the run ended as it did, when that is not a plain exit: "timed out after 5s". */
+  status?: string;
+  /** True when the output came from stdin rather than from a command ctxwrap ran. */
+  fromStdin?: boolean;
+  /** The result this run is compared with. */
+  previousId?: string;
+}
+
+export interface RenderOptions {
+  /** Most characters the summary may print (default 2000). */
+  budget?: number;
+  /** Outputs whose cleaned text is at most this long are printed whole (default: the budget). */
+  inlineThreshold?: number;
+  /** Share of the head+tail room given to the tail (default 0.7). */
+  tailRatio?: number;
+}
+
+/** What a printed line is, so a terminal can colour it. */
+export type Role = 'meta' | 'output' | 'salient' | 'new';
+
+export interface SummaryLine {
+  role: Role;
+  text: string;
+}
+
+export interface Summary {
+  kind: 'verbatim' | 'binary' | 'summary';
+  lines: SummaryLine[];
+}
+
+export const DEFAULT_BUDGET = 2000;
+export const DEFAULT_TAIL_RATIO = 0.7;
+const MIN_BUDGET = 200;
+
+/** Marks output lines that could pass for ctxwrap's own, so that they cannot. */
+export function inert(text: string): string {
+  return /^\s*\\*\[ctxwrap\b/i.test(text) ? `\\${text}` : text;
+}
+
+function meta(text: string): SummaryLine {
+  return { role: 'meta', text };
+}
+
+function statusPart(facts: RunFacts): string {
+  if (facts.exitCode === null) return facts.status ?? 'incomplete';
+  const exit = `exit ${facts.exitCode}`;
+  return facts.status ? `${exit} (${facts.status})` : exit;
+}
+
+function headerLine(c: Collected, facts: RunFacts): string {
+  const parts = [
+    statusPart(facts),
+    `${formatCount(c.lines)} lines`,
+    formatBytes(c.bytes),
+    `~${formatTokens(estimateTokens(c.bytes))} tokens`,
+    formatDuration(facts.durationMs),
+    `full output: ${facts.path}`,
+  ];
+  return `[ctxwrap ${facts.id}] ${parts.join(' · ')}`;
+}
+
+/** Cuts a line to at most `cap` characters, keeping its start and end. */
+export function cutLine(text: string, cap: number): string {
+  return text.length <= cap ? text : cutEdges(text, text, text.length, cap);
+}
+
+/** Shows the start of `start` and the end of `end` of a line `total` characters long. */
+function cutEdges(start: string, end: string, total: number, cap: number): string {
+  const note = (n: number) => `…[${formatCount(n)} chars omitted]…`;
+  const room = Math.max(8, cap - note(total).length);
+  const headChars = Math.ceil(room * 0.6);
+  const first = safeSlice(start, 0, headChars);
+  const last = safeSlice(end, end.length - (room - headChars), end.length);
+  return `${first}${note(Math.max(0, total - first.length - last.length))}${last}`;
+}
+
+function safeSlice(text: string, from: number, to: number): string {
+  let a = Math.max(0, from);
+  let b = Math.min(text.length, to);
+  if (a > 0 && isLow(text.charCodeAt(a))) a++;
+  if (b < text.length && isLow(text.charCodeAt(b))) b--;
+  return text.slice(a, Math.max(a, b));
+}
+
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+function longText(l: LongLine, cap: number): string {
+  return cutEdges(l.start, l.end, l.chars, cap);
+}
+
+interface Pools {
+  head: NumberedLine[];
+  tail: NumberedLine[];
+}
+
+function pools(c: Collected, cap: number): Pools {
+  const known = new Map<number, string>();
+  const headText = c.head.toString('utf8');
+  const headLines = cleanLines(headText);
+  const endsClean = c.complete || headText.endsWith('\n');
+  headLines.forEach((text, i) => {
+    const last = i === headLines.length - 1;
+    if (!last || endsClean) known.set(i + 1, text);
+  });
+  for (const t of c.tail) known.set(t.line, t.text);
+  for (const l of c.longLines.values()) known.set(l.line, longText(l, cap));
+  const head: NumberedLine[] = [];
+  for (let n = 1; known.has(n); n++) head.push({ line: n, text: cutLine(known.get(n) as string, cap) });
+  const tail: NumberedLine[] = [];
+  for (let n = c.lines; n >= 1 && known.has(n); n--) tail.push({ line: n, text: cutLine(known.get(n) as string, cap) });
+  return { head, tail };
+}
+
+const cost = (text: string) => text.length + 1;
+const gapMarker = (from: number, to: number) =>
+  `[ctxwrap: ${formatCount(to - from + 1)} line${to === from ? '' : 's'} omitted, ${from === to ? from : `${from}-${to}`}]`;
+const MARKER_COST = 44;
+
+function rank(c: Candidate): number {
+  return c.score + (c.isNew ? 6 : 0) + (c.count === 1 ? 1 : 0);
+}
+
+interface Entry {
+  line: number;
+  text: string;
+  role: Role;
+}
+
+function candidateEntries(c: Candidate, cap: number): Entry[] {
+  const role: Role = c.isNew ? 'new' : 'salient';
+  const num = (l: number) => `${c.isNew && l === c.line ? '+' : ''}${l}: `;
+  const out: Entry[] = [];
+  if (c.owner) out.push({ line: c.owner.line, text: `${num(c.owner.line)}${inert(cutLine(c.owner.text, cap))}`, role: 'salient' });
+  const more = c.count > 1 ? ` [+${formatCount(c.count - 1)} similar, last ${c.lastLine}]` : '';
+  out.push({ line: c.line, text: `${num(c.line)}${inert(cutLine(c.text, cap))}${more}`, role });
+  for (const a of c.attached) out.push({ line: a.line, text: `${num(a.line)}${inert(cutLine(a.text, cap))}`, role: 'salient' });
+  return out;
+}
+
+/**
+ * Takes lines from a pool while they fit, folding runs of identical lines into one with a count.
+ * A backward pool (the tail, taken from the end) comes out in reverse order.
+ */
+function take(pool: NumberedLine[], room: number, stopAt: (line: number) => boolean, backward = false) {
+  const entries: Entry[] = [];
+  let used = 0;
+  for (let i = 0; i < pool.length; i++) {
+    const cur = pool[i] as NumberedLine;
+    if (stopAt(cur.line)) break;
+    let j = i;
+    while (j + 1 < pool.length && (pool[j + 1] as NumberedLine).text === cur.text && !stopAt((pool[j + 1] as NumberedLine).line)) j++;
+    const text = inert(cur.text);
+    const repeat = j > i ? `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]` : '';
+    const need = cost(text) + (repeat ? cost(repeat) : 0);
+    if (used + need > room) break;
+    const first = Math.min(cur.line, (pool[j] as NumberedLine).line);
+    const last = Math.max(cur.line, (pool[j] as NumberedLine).line);
+    const run: Entry[] = [{ line: first, text, role: 'output' }];
+    if (repeat) run.push({ line: last, text: repeat, role: 'meta' });
+    entries.push(...(backward ? run.reverse() : run));
+    used += need;
+    i = j;
+  }
+  return { entries, used };
+}
+
+function assemble(header: SummaryLine[], head: Entry[], middle: Entry[], tail: Entry[], total: number): SummaryLine[] {
+  const out = [...header];
+  const body = [...head, ...middle.sort((a, b) => a.line - b.line), ...tail];
+  let last = 0;
+  for (const e of body) {
+    if (e.line > last + 1) out.push(meta(gapMarker(last + 1, e.line - 1)));
+    out.push({ role: e.role, text: e.text });
+    last = Math.max(last, e.line);
+  }
+  if (last < total) out.push(meta(gapMarker(last + 1, total)));
+  return out;
+}
+
+const size = (lines: SummaryLine[]) => lines.reduce((n, l) => n + cost(l.text), 0);
+
+/** Builds the summary model of a collected output. */
+export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptions = {}): Summary {
+  const budget = Math.max(MIN_BUDGET, Math.floor(options.budget ?? DEFAULT_BUDGET));
+  const inline = options.inlineThreshold ?? budget;
+  const tailRatio = Math.min(1, Math.max(0, options.tailRatio ?? DEFAULT_TAIL_RATIO));
+
+  if (c.binary) {
+    const type = c.binaryType ? `${c.binaryType}, ` : '';
+    return {
+      kind: 'binary',
+      lines: [meta(`[ctxwrap ${facts.id}] ${statusPart(facts)} · binary output (${type}${formatBytes(c.bytes)}) not shown · ${formatDuration(facts.durationMs)} · full output: ${facts.path}`)],
+    };
+  }
+
+  if (c.complete) {
+    const lines = cleanLines(c.head.toString('utf8'));
+    const textLength = lines.reduce((n, l) => n + l.length + 1, 0);
+    if (textLength <= inline) {
+      const out: SummaryLine[] = lines.map((text) => ({ role: 'output', text: inert(text) }));
+      if (facts.exitCode !== 0 || facts.fromStdin || facts.status) {
+        const what = c.bytes === 0 ? 'no output' : `${formatCount(c.lines)} line${c.lines === 1 ? '' : 's'}`;
+        out.push(meta(`[ctxwrap ${facts.id}] ${statusPart(facts)} · ${what} · ${formatDuration(facts.durationMs)}`));
+      }
+      return { kind: 'verbatim', lines: out };
+    }
+  }
+
+  const cap = Math.max(80, Math.floor(budget * 0.16));
+  const header: SummaryLine[] = [meta(headerLine(c, facts))];
+  if (facts.previousId && c.gone !== undefined) {
+    const added = c.candidates.filter((x) => x.isNew).length;
+    header.push(meta(`[ctxwrap: vs ${facts.previousId}: ${added} new (marked +), ${c.gone} gone]`));
+  }
+  const room = budget - size(header);
+  const { head: headPool, tail: tailPool } = pools(c, cap);
+  const ranked = [...c.candidates].sort((a, b) => rank(b) - rank(a) || a.line - b.line);
+
+  const salientRoom = ranked.length > 0 ? Math.floor(room * 0.5) : 0;
+  const edgeRoom = room - salientRoom;
+  const headRoom = Math.floor(edgeRoom * (1 - tailRatio));
+  const head = take(headPool, headRoom, () => false);
+  const lastHead = head.entries.length ? (head.entries[head.entries.length - 1] as Entry).line : 0;
+  const takeTail = (limit: number) => {
+    const t = take(tailPool, limit, (l) => l <= lastHead, true);
+    t.entries.reverse();
+    return t;
+  };
+  let tail = takeTail(edgeRoom - head.used);
+  const firstTail = () => (tail.entries.length ? Math.min(...tail.entries.map((e) => e.line)) : c.lines + 1);
+
+  const middle: Entry[] = [];
+  let used = 0;
+  const chosen: Candidate[] = [];
+  const pick = (limit: number, tailStart: number) => {
+    for (const cand of ranked) {
+      if (chosen.includes(cand) || cand.line <= lastHead || cand.line >= tailStart) continue;
+      const entries = candidateEntries(cand, cap).filter((e) => e.line > lastHead && e.line < tailStart);
+      const need = entries.reduce((n, e) => n + cost(e.text), 0) + MARKER_COST;
+      if (used + need > limit) continue;
+      chosen.push(cand);
+      middle.push(...entries.filter((e) => !middle.some((m) => m.line === e.line)));
+      used += need;
+    }
+  };
+  pick(salientRoom, firstTail());
+  // Room the middle did not need goes to the tail.
+  tail = takeTail(edgeRoom - head.used + (salientRoom - used));
+  const tailStart = firstTail();
+  for (let i = middle.length - 1; i >= 0; i--) if ((middle[i] as Entry).line >= tailStart) middle.splice(i, 1);
+
+  let lines = assemble(header, head.entries, middle, tail.entries, c.lines);
+  // Markers are estimated above; if the estimate was short, give back from the least ranked first.
+  while (size(lines) > budget) {
+    if (middle.length > 0) {
+      const worst = chosen.pop() as Candidate;
+      const drop = new Set(candidateEntries(worst, cap).map((e) => e.line));
+      for (let i = middle.length - 1; i >= 0; i--) if (drop.has((middle[i] as Entry).line)) middle.splice(i, 1);
+    } else if (tail.entries.length > 0) tail.entries.shift();
+    else if (head.entries.length > 0) head.entries.pop();
+    else break;
+    lines = assemble(header, head.entries, middle, tail.entries, c.lines);
+  }
+  return { kind: 'summary', lines };
+}
+
+/** Colouring of a summary's lines; the identity when printing for an agent. */
+export interface Paint {
+  meta(text: string): string;
+  salient(text: string): string;
+  added(text: string): string;
+}
+
+/** The summary as text: one line each, newline-terminated. */
+export function renderSummary(summary: Summary, paint?: Paint): string {
+  if (summary.lines.length === 0) return '';
+  const text = summary.lines.map((l) => {
+    if (!paint) return l.text;
+    if (l.role === 'meta') return paint.meta(l.text);
+    if (l.role === 'salient') return paint.salient(l.text);
+    if (l.role === 'new') return paint.added(l.text);
+    return l.text;
+  });
+  return `${text.join('\n')}\n`;
+}

@@ -1,0 +1,137 @@
+/**
+ * Salience: how much a single cleaned output line is worth showing to an agent when it sits in
+ * the elided middle of a long output. Pure and table-tested.
+ */
+
+/** What kind of line it is, most important first. */
+export type LineKind = 'error' | 'count' | 'warning' | 'hint' | 'plain';
+
+export interface Salience {
+  kind: LineKind;
+  score: number;
+}
+
+/**
+ * A cheap first pass run over whole chunks (decoded as latin1, so byte offsets equal string
+ * offsets): only lines containing one of these are scored. Every pattern below that can make a
+ * line salient must be reachable through one of these words.
+ */
+export const PREFILTER_SOURCE =
+  "err|fail|warn|panic|exception|traceback|fatal|assert|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|abort|segmentation|undefined|unresolved|passed|passing|pending|skipped|tests?[: ]|summary|lost|success|succeeded|timeout|timed out|killed|invalid|missing|incomplete|problems?|violation|\\bE\\d{3,5}\\b|\\u00e2\\u009c[\\u0096\\u0097\\u0098]|\\u00c3\\u0097";
+
+const STRONG_ERROR_START =
+  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|npm (?:ERR!|error)|✖|✗|×|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?::|$)|Traceback \(most recent call last\)|thread '.*' panicked)/;
+const LOCATED_ERROR =
+  /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b)/i;
+const ERROR_WORD =
+  /\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined reference|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|timeout|invalid|missing|incomplete|violation|definitely lost|leak)\b|✖|✗/i;
+const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
+const WARNING_WORD = /\bwarn(?:ing|ings)?\b|\bdeprecated\b/i;
+const COUNT_LINE =
+  /\b\d[\d,]*\s+(?:errors?|warnings?|failed|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?)\b|\b(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d/i;
+const ZERO_COUNT = /(?:^|[^\d,])0\s+(?:errors?|failed|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|\bno (?:errors?|failures?|problems?)\b/i;
+const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
+const LOCATION = /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
+
+/** Whether a line looks like a source location (`file.c:12:3`, `--> src/x.rs:4:9`, `at f (x.js:1)`). */
+export function isLocation(line: string): boolean {
+  return LOCATION.test(line);
+}
+
+/**
+ * Scores one cleaned line. `hints` are lower-cased words from the command line; a line naming
+ * one of them is worth showing even when it is not an error.
+ */
+export function scoreLine(line: string, hints: readonly string[] = []): Salience {
+  if (line.length === 0) return { kind: 'plain', score: 0 };
+  const noise = NOISE_START.test(line);
+  let kind: LineKind = 'plain';
+  let score = 0;
+  if (COUNT_LINE.test(line)) {
+    kind = 'count';
+    const failing = /[1-9][\d,]*\s+(?:errors?|failed|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed/i.test(line);
+    score = failing ? 13 : ZERO_COUNT.test(line) ? 5 : 9;
+  }
+  if (STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line)) {
+    kind = 'error';
+    score = Math.max(score, 12);
+  } else if (ERROR_WORD.test(line) && !(kind === 'count' && ZERO_COUNT.test(line))) {
+    if (kind !== 'count') kind = 'error';
+    score = Math.max(score, 6);
+  }
+  if (kind === 'plain') {
+    if (WARNING_START.test(line)) {
+      kind = 'warning';
+      score = 4;
+    } else if (WARNING_WORD.test(line)) {
+      kind = 'warning';
+      score = 2;
+    }
+  }
+  if (hints.length > 0) {
+    const lower = line.toLowerCase();
+    if (hints.some((h) => lower.includes(h))) {
+      if (kind === 'plain') kind = 'hint';
+      score += 3;
+    }
+  }
+  if (noise && score > 0) score = Math.max(1, score - 8);
+  return { kind, score };
+}
+
+const STOP_HINTS = new Set([
+  'install',
+  'build',
+  'test',
+  'tests',
+  'exec',
+  'exit',
+  'true',
+  'false',
+  'echo',
+  'then',
+  'else',
+  'done',
+  'sudo',
+  'with',
+  'from',
+  'into',
+  'only',
+  'offline',
+  'verbose',
+  'quiet',
+  'check',
+  'update',
+  'upgrade',
+  'start',
+  'release',
+  'debug',
+  'needles_file',
+  'needles_exit',
+]);
+
+/** Words of a command line that hint at what matters in its output (`apt-get install inkscape` → inkscape). */
+export function hintWords(command: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const arg of command.slice(1)) {
+    for (const w of arg.toLowerCase().split(/[^a-z0-9_+.-]+/)) {
+      const word = w.replace(/^[.-]+|[.-]+$/g, '');
+      if (word.length >= 4 && /[a-z]/.test(word) && !STOP_HINTS.has(word) && !arg.startsWith('-')) words.add(word);
+    }
+  }
+  return [...words].slice(0, 8);
+}
+
+/**
+ * The key under which near-identical lines are counted as one: locations, numbers, hex and
+ * durations are normalised away, quoted names are kept.
+ */
+export function dedupeKey(line: string): string {
+  return line
+    .trim()
+    .replace(/[\w./\\@-]*[/\\][\w./\\@-]*/g, '<path>')
+    .replace(/\b0x[0-9a-f]+\b/gi, '<hex>')
+    .replace(/\b[0-9a-f]{7,}\b/gi, '<hex>')
+    .replace(/\d+(?:[.,:]\d+)*/g, '#')
+    .replace(/\s+/g, ' ');
+}
