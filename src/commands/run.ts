@@ -170,6 +170,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const text = renderSummary(
     buildSummary(collected, facts, { budget: opts.budget, tailRatio: opts.tailRatio, inlineThreshold: opts.inlineThreshold }),
   );
+  meta.summaryBytes = Buffer.byteLength(text);
   guard(() => writeAtomic(paths.summary, text));
   guard(() => writeFingerprint(dir, id, collected.fingerprint));
   guard(() => writeMeta(dir, meta));

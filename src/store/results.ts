@@ -43,6 +43,8 @@ export interface ResultMeta {
   cutShort?: string;
   /** The options the summary was made with, so that `show` can make it again. */
   summary?: { budget: number; tailRatio: number; inlineThreshold: number; previousId?: string };
+  /** Bytes of the summary printed when the run ended. */
+  summaryBytes?: number;
   /** The agent's own one-line note (`ctxwrap note`). */
   note?: string;
 }

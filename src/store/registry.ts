@@ -1,0 +1,65 @@
+/**
+ * The registry of a run directory: the result metadata files are the only authority on what
+ * exists. An id that appears in some tool's output but has no metadata here does not exist.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDuration } from '../parse-duration.js';
+import { ID_PATTERN } from './ids.js';
+import { type ResultMeta, isAbandoned } from './results.js';
+import type { RunDir } from './run-dir.js';
+
+/** Default time to live of a result: 7 days (CTXWRAP_TTL overrides). */
+export const DEFAULT_TTL_MS = 7 * 86_400_000;
+
+export function resolveTtl(env: NodeJS.ProcessEnv = process.env): number {
+  return env.CTXWRAP_TTL ? parseDuration(env.CTXWRAP_TTL, 'CTXWRAP_TTL') : DEFAULT_TTL_MS;
+}
+
+/** A result's state as list and search see it. */
+export type ResultState = 'complete' | 'running' | 'incomplete';
+
+export interface Entry {
+  meta: ResultMeta;
+  state: ResultState;
+  /** When the result started, in ms since the epoch. */
+  startedMs: number;
+}
+
+export function stateOf(meta: ResultMeta): ResultState {
+  if (meta.state === 'complete') return 'complete';
+  return isAbandoned(meta) ? 'incomplete' : 'running';
+}
+
+/** True when a finished result is older than the time to live. A running result never expires. */
+export function isExpired(entry: Entry, ttlMs: number, now = Date.now()): boolean {
+  return entry.state !== 'running' && now - entry.startedMs > ttlMs;
+}
+
+/**
+ * Every result of the run directory, newest first. Damaged or half-written metadata files are
+ * skipped, never trusted. A missing run directory is an empty registry.
+ */
+export function listEntries(dir: RunDir): Entry[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir.results);
+  } catch {
+    return [];
+  }
+  const entries: Entry[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json') || name.endsWith('.fp.json')) continue;
+    const id = name.slice(0, -'.json'.length);
+    if (!ID_PATTERN.test(id)) continue;
+    try {
+      const meta = JSON.parse(readFileSync(join(dir.results, name), 'utf8')) as ResultMeta;
+      if (meta.id !== id) continue;
+      const startedMs = Date.parse(meta.startedAt);
+      entries.push({ meta, state: stateOf(meta), startedMs: Number.isNaN(startedMs) ? 0 : startedMs });
+    } catch {
+      /* being written or damaged: not part of the registry */
+    }
+  }
+  return entries.sort((a, b) => b.startedMs - a.startedMs || (a.meta.id < b.meta.id ? -1 : 1));
+}
