@@ -267,9 +267,13 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   for (let i = middle.length - 1; i >= 0; i--) if ((middle[i] as Entry).line >= tailStart) middle.splice(i, 1);
 
   let lines = assemble(header, head.entries, middle, tail.entries, c.lines);
-  // Markers are estimated above; if the estimate was short, give back from the least ranked first.
+  // Markers are estimated above; when the estimate was short, give back edge lines first (the
+  // middle's salient lines are the reason a summary exists), then salient lines, least ranked first.
+  const outputCount = (entries: Entry[]) => entries.filter((e) => e.role === 'output').length;
   while (size(lines) > budget) {
-    if (middle.length > 0) {
+    if (outputCount(tail.entries) > 5) tail.entries.shift();
+    else if (outputCount(head.entries) > 3) head.entries.pop();
+    else if (chosen.length > 0) {
       const worst = chosen.pop() as Candidate;
       const drop = new Set(candidateEntries(worst, cap).map((e) => e.line));
       for (let i = middle.length - 1; i >= 0; i--) if (drop.has((middle[i] as Entry).line)) middle.splice(i, 1);
