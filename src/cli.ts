@@ -87,14 +87,19 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
   let command: string[];
   let source: 'command' | 'shell' | 'stdin';
   if (opts.command !== undefined) {
-    if (args.length > 0) throw new CtxwrapError(`-c takes the whole command as one string; got extra arguments: ${args.join(' ')}`);
+    if (args.length > 0)
+      throw new CtxwrapError(
+        `-c takes the whole command as one string; got extra arguments: ${args.join(' ')}`,
+      );
     command = ['/bin/sh', '-c', opts.command];
     source = 'shell';
   } else if (args.length === 1 && args[0] === '-') {
     command = [];
     source = 'stdin';
   } else if (args.length === 0) {
-    throw new CtxwrapError("nothing to run: give a command after '--' (ctxwrap -- npm test), -c 'shell string', or - to read stdin");
+    throw new CtxwrapError(
+      "nothing to run: give a command after '--' (ctxwrap -- npm test), -c 'shell string', or - to read stdin",
+    );
   } else {
     command = args;
     source = 'command';
@@ -194,7 +199,12 @@ export async function main(argv: string[] = process.argv): Promise<void> {
 
 function handleError(error: unknown): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return 0;
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.exitCode === 0
+    )
+      return 0;
     const message = error.message.replace(/^error: /, '');
     warn(`${message} (see ctxwrap --help)`);
     return EXIT_USAGE;
@@ -204,7 +214,9 @@ function handleError(error: unknown): number {
     return error.exitCode;
   }
   const e = error as Error;
-  warn(`internal error: ${e?.message ?? String(error)}${process.env.DEBUG ? `\n${e?.stack ?? ''}` : ' (set DEBUG=1 for details)'}`);
+  warn(
+    `internal error: ${e?.message ?? String(error)}${process.env.DEBUG ? `\n${e?.stack ?? ''}` : ' (set DEBUG=1 for details)'}`,
+  );
   return EXIT_FAILURE;
 }
 

@@ -49,13 +49,17 @@ export function parseWhole(text: string, what: string, min: number, max = Number
 export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
   const [budgetText, budgetFrom] = pick(flags.budget, env.CTXWRAP_BUDGET);
   const budget =
-    budgetText === undefined ? DEFAULT_BUDGET : parseWhole(budgetText, budgetFrom === 'env' ? 'CTXWRAP_BUDGET' : '--budget', 200);
+    budgetText === undefined
+      ? DEFAULT_BUDGET
+      : parseWhole(budgetText, budgetFrom === 'env' ? 'CTXWRAP_BUDGET' : '--budget', 200);
   const [ratioText, ratioFrom] = pick(flags.tailRatio, env.CTXWRAP_TAIL_RATIO);
   let tailRatio = DEFAULT_TAIL_RATIO;
   if (ratioText !== undefined) {
     tailRatio = Number(ratioText);
     if (!/^\s*\d*\.?\d+\s*$/.test(ratioText) || tailRatio < 0 || tailRatio > 1) {
-      throw new CtxwrapError(`${ratioFrom === 'env' ? 'CTXWRAP_TAIL_RATIO' : '--tail-ratio'} takes a number from 0 to 1 (got '${ratioText}')`);
+      throw new CtxwrapError(
+        `${ratioFrom === 'env' ? 'CTXWRAP_TAIL_RATIO' : '--tail-ratio'} takes a number from 0 to 1 (got '${ratioText}')`,
+      );
     }
   }
   const inlineThreshold =
@@ -66,9 +70,12 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     budget,
     tailRatio,
     inlineThreshold,
-    killGraceMs: env.CTXWRAP_KILL_GRACE ? parseDuration(env.CTXWRAP_KILL_GRACE, 'CTXWRAP_KILL_GRACE') : DEFAULT_KILL_GRACE_MS,
+    killGraceMs: env.CTXWRAP_KILL_GRACE
+      ? parseDuration(env.CTXWRAP_KILL_GRACE, 'CTXWRAP_KILL_GRACE')
+      : DEFAULT_KILL_GRACE_MS,
     drainMs: env.CTXWRAP_DRAIN ? parseDuration(env.CTXWRAP_DRAIN, 'CTXWRAP_DRAIN') : DEFAULT_DRAIN_MS,
   };
-  if (timeoutText !== undefined) config.timeoutMs = parseDuration(timeoutText, timeoutFrom === 'env' ? 'CTXWRAP_TIMEOUT' : '--timeout');
+  if (timeoutText !== undefined)
+    config.timeoutMs = parseDuration(timeoutText, timeoutFrom === 'env' ? 'CTXWRAP_TIMEOUT' : '--timeout');
   return config;
 }

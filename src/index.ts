@@ -4,17 +4,18 @@
  *   import { summarize } from 'ctxwrap';
  *   const text = summarize(output, { id: 'tool_1', path: '(memory)', exitCode: 0, durationMs: 0 });
  */
-export { summarize, summarizeModel, type SummarizeOptions } from './summary/summarize.js';
-export { Collector, type Collected, type CollectorOptions, type Candidate } from './summary/collector.js';
+
+export { cleanLine, cleanLines, stripAnsi } from './summary/clean.js';
+export { type Candidate, type Collected, Collector, type CollectorOptions } from './summary/collector.js';
 export {
   buildSummary,
-  renderSummary,
   DEFAULT_BUDGET,
   DEFAULT_TAIL_RATIO,
-  type RunFacts,
   type RenderOptions,
+  type RunFacts,
+  renderSummary,
   type Summary,
   type SummaryLine,
 } from './summary/render.js';
-export { cleanLine, cleanLines, stripAnsi } from './summary/clean.js';
+export { type SummarizeOptions, summarize, summarizeModel } from './summary/summarize.js';
 export { estimateTokens } from './tokens.js';

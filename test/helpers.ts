@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Options, type ResultPromise, execa } from 'execa';
+import { execa, type Options, type ResultPromise } from 'execa';
 import { afterEach } from 'vitest';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,12 +25,16 @@ export function tempDir(prefix = 'ctxwrap-test-'): string {
 /** An environment pinned to a temp run dir, with nothing from the user's own configuration. */
 export function cleanEnv(runDir: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('CTXWRAP_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('CTXWRAP_')) env[k] = v;
   return { ...env, CTXWRAP_RUN_DIR: runDir, NO_COLOR: '1', ...extra };
 }
 
 /** Spawns the built CLI; never rejects, so tests assert on exit code, stdout and stderr. */
-export function ctxwrap(args: string[], opts: { runDir: string; env?: Record<string, string> } & Options = { runDir: '' }): ResultPromise {
+export function ctxwrap(
+  args: string[],
+  opts: { runDir: string; env?: Record<string, string> } & Options = { runDir: '' },
+): ResultPromise {
   const { runDir, env, ...rest } = opts;
   return execa('node', [BIN, ...args], {
     reject: false,

@@ -7,8 +7,8 @@ import { formatDuration } from '../format.js';
 import { newId } from '../store/ids.js';
 import {
   type EndReason,
-  type ResultMeta,
   lastRunOf,
+  type ResultMeta,
   readFingerprint,
   resultPaths,
   setLastRun,
@@ -16,9 +16,9 @@ import {
   writeFingerprint,
   writeMeta,
 } from '../store/results.js';
-import { type RunDir, ensureRunDir, reason } from '../store/run-dir.js';
+import { ensureRunDir, type RunDir, reason } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
-import { type RunFacts, buildSummary, renderSummary } from '../summary/render.js';
+import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js';
 import { hintWords } from '../summary/salience.js';
 import { keepBytesFor } from '../summary/summarize.js';
 
@@ -117,7 +117,13 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.source === 'stdin') {
     const started = performance.now();
     for await (const chunk of opts.stdin ?? []) onChunk(chunk, 'stdout');
-    result = { code: 0, signal: null, timedOut: false, pipesLeftOpen: false, durationMs: performance.now() - started };
+    result = {
+      code: 0,
+      signal: null,
+      timedOut: false,
+      pipesLeftOpen: false,
+      durationMs: performance.now() - started,
+    };
   } else {
     result = await capture({
       file: opts.command[0] as string,
@@ -168,7 +174,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     ...(previousId ? { previousId } : {}),
   };
   const text = renderSummary(
-    buildSummary(collected, facts, { budget: opts.budget, tailRatio: opts.tailRatio, inlineThreshold: opts.inlineThreshold }),
+    buildSummary(collected, facts, {
+      budget: opts.budget,
+      tailRatio: opts.tailRatio,
+      inlineThreshold: opts.inlineThreshold,
+    }),
   );
   meta.summaryBytes = Buffer.byteLength(text);
   guard(() => writeAtomic(paths.summary, text));
@@ -188,28 +198,63 @@ interface Ending {
 }
 
 /** Turns how the child ended into ctxwrap's exit status, as a shell would report it. */
-export function describeEnding(result: CaptureResult, opts: Pick<RunOptions, 'timeoutMs' | 'command' | 'source'>): Ending {
+export function describeEnding(
+  result: CaptureResult,
+  opts: Pick<RunOptions, 'timeoutMs' | 'command' | 'source'>,
+): Ending {
   const name = opts.command[0] ?? '';
   if (opts.source === 'stdin') return { exitCode: 0, reason: 'stdin' };
   if (result.spawnError) {
     const code = result.spawnError.code;
-    if (code === 'ENOENT') return { exitCode: 127, reason: 'not-found', status: `command not found: ${name}` };
+    if (code === 'ENOENT')
+      return { exitCode: 127, reason: 'not-found', status: `command not found: ${name}` };
     if (code === 'EACCES' || code === 'EISDIR' || code === 'ENOEXEC')
       return { exitCode: 126, reason: 'not-executable', status: `not executable: ${name}` };
-    return { exitCode: 126, reason: 'spawn-error', status: `could not start ${name}: ${code ?? result.spawnError.message}` };
+    return {
+      exitCode: 126,
+      reason: 'spawn-error',
+      status: `could not start ${name}: ${code ?? result.spawnError.message}`,
+    };
   }
-  const leftOpen = result.pipesLeftOpen ? 'the command exited but a background process kept its output open; output may have continued' : undefined;
-  const withOpen = (e: Ending): Ending => (leftOpen ? { ...e, cutShort: e.cutShort ?? leftOpen, status: e.status ? `${e.status}; output may have continued` : 'output may have continued after exit' } : e);
+  const leftOpen = result.pipesLeftOpen
+    ? 'the command exited but a background process kept its output open; output may have continued'
+    : undefined;
+  const withOpen = (e: Ending): Ending =>
+    leftOpen
+      ? {
+          ...e,
+          cutShort: e.cutShort ?? leftOpen,
+          status: e.status
+            ? `${e.status}; output may have continued`
+            : 'output may have continued after exit',
+        }
+      : e;
   if (result.timedOut) {
     const after = formatDuration(opts.timeoutMs ?? 0);
-    return withOpen({ exitCode: 124, reason: 'timeout', status: `timed out after ${after}`, cutShort: `timed out after ${after}` });
+    return withOpen({
+      exitCode: 124,
+      reason: 'timeout',
+      status: `timed out after ${after}`,
+      cutShort: `timed out after ${after}`,
+    });
   }
   if (result.interrupted) {
-    const code = result.signal ? 128 + signalNumber(result.signal) : (result.code ?? 128 + signalNumber(result.interrupted));
-    return withOpen({ exitCode: code, reason: 'interrupted', status: `interrupted by ${result.interrupted}`, cutShort: `interrupted by ${result.interrupted}` });
+    const code = result.signal
+      ? 128 + signalNumber(result.signal)
+      : (result.code ?? 128 + signalNumber(result.interrupted));
+    return withOpen({
+      exitCode: code,
+      reason: 'interrupted',
+      status: `interrupted by ${result.interrupted}`,
+      cutShort: `interrupted by ${result.interrupted}`,
+    });
   }
   if (result.signal) {
-    return withOpen({ exitCode: 128 + signalNumber(result.signal), reason: 'signal', status: `killed by ${result.signal}` });
+    return withOpen({
+      exitCode: 128 + signalNumber(result.signal),
+      reason: 'signal',
+      status: `killed by ${result.signal}`,
+    });
   }
   return withOpen({ exitCode: result.code ?? 1, reason: 'exit' });
 }

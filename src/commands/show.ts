@@ -1,9 +1,9 @@
 /** `ctxwrap show <id>`: print a result's summary again, byte for byte. */
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
-import { type ResultMeta, isAbandoned, readMeta, resultPaths } from '../store/results.js';
+import { isAbandoned, type ResultMeta, readMeta, resultPaths } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
-import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO, buildSummary, renderSummary } from '../summary/render.js';
+import { buildSummary, DEFAULT_BUDGET, DEFAULT_TAIL_RATIO, renderSummary } from '../summary/render.js';
 import { keepBytesFor } from '../summary/summarize.js';
 
 export interface ShowOptions {

@@ -2,11 +2,11 @@
  * The registry of a run directory: the result metadata files are the only authority on what
  * exists. An id that appears in some tool's output but has no metadata here does not exist.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../parse-duration.js';
 import { ID_PATTERN } from './ids.js';
-import { type ResultMeta, isAbandoned } from './results.js';
+import { isAbandoned, type ResultMeta } from './results.js';
 import type { RunDir } from './run-dir.js';
 
 /** Default time to live of a result: 7 days (CTXWRAP_TTL overrides). */

@@ -7,7 +7,15 @@ import { validateId } from './ids.js';
 import type { RunDir } from './run-dir.js';
 
 /** How a run ended. */
-export type EndReason = 'exit' | 'signal' | 'timeout' | 'interrupted' | 'not-found' | 'not-executable' | 'spawn-error' | 'stdin';
+export type EndReason =
+  | 'exit'
+  | 'signal'
+  | 'timeout'
+  | 'interrupted'
+  | 'not-found'
+  | 'not-executable'
+  | 'spawn-error'
+  | 'stdin';
 
 /** The metadata stored beside a result as `<id>.json`. */
 export interface ResultMeta {
@@ -58,7 +66,12 @@ export interface ResultPaths {
 
 export function resultPaths(dir: RunDir, id: string): ResultPaths {
   const base = join(dir.results, validateId(id));
-  return { output: `${base}.txt`, meta: `${base}.json`, summary: `${base}.summary.txt`, fingerprint: `${base}.fp.json` };
+  return {
+    output: `${base}.txt`,
+    meta: `${base}.json`,
+    summary: `${base}.summary.txt`,
+    fingerprint: `${base}.fp.json`,
+  };
 }
 
 /** Writes a file atomically: a temporary file in the same directory, then a rename. */
@@ -100,14 +113,20 @@ export function isAbandoned(meta: ResultMeta): boolean {
 }
 
 function lastPointer(dir: RunDir, cwd: string, command: readonly string[]): string {
-  const key = fnv1a(`${cwd}\0${command.join('\0')}`).toString(16).padStart(8, '0');
+  const key = fnv1a(`${cwd}\0${command.join('\0')}`)
+    .toString(16)
+    .padStart(8, '0');
   return join(dir.root, 'last', `${key}.json`);
 }
 
 /** The id of the last complete run of the same command in the same directory, if any. */
 export function lastRunOf(dir: RunDir, cwd: string, command: readonly string[]): string | undefined {
   try {
-    const p = JSON.parse(readFileSync(lastPointer(dir, cwd, command), 'utf8')) as { id: string; cwd: string; command: string[] };
+    const p = JSON.parse(readFileSync(lastPointer(dir, cwd, command), 'utf8')) as {
+      id: string;
+      cwd: string;
+      command: string[];
+    };
     if (p.cwd !== cwd || p.command.join('\0') !== command.join('\0')) return undefined;
     validateId(p.id);
     return existsSync(resultPaths(dir, p.id).meta) ? p.id : undefined;

@@ -16,7 +16,8 @@ export interface RunDir {
 export function resolveRunDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = flag ?? env.CTXWRAP_RUN_DIR;
   if (chosen !== undefined && chosen !== '') return resolve(chosen);
-  const state = env.XDG_STATE_HOME && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
+  const state =
+    env.XDG_STATE_HOME && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
   return resolve(state, 'ctxwrap');
 }
 
@@ -48,13 +49,19 @@ function checkDir(path: string): void {
   if (!st.isDirectory()) throw new CtxwrapError(`run directory ${path} is not a directory`, EXIT_FAILURE);
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) {
-    throw new CtxwrapError(`run directory ${path} belongs to another user (uid ${st.uid}); use --run-dir`, EXIT_FAILURE);
+    throw new CtxwrapError(
+      `run directory ${path} belongs to another user (uid ${st.uid}); use --run-dir`,
+      EXIT_FAILURE,
+    );
   }
   if ((st.mode & 0o022) !== 0) {
     try {
       chmodSync(path, 0o700);
     } catch {
-      throw new CtxwrapError(`run directory ${path} is writable by others; fix its mode or use --run-dir`, EXIT_FAILURE);
+      throw new CtxwrapError(
+        `run directory ${path} is writable by others; fix its mode or use --run-dir`,
+        EXIT_FAILURE,
+      );
     }
   }
 }

@@ -6,8 +6,8 @@
  */
 import { cleanLine } from './clean.js';
 import { diffKey, fnv1a } from './hash.js';
-import { type LineKind, PREFILTER_SOURCE, dedupeKey, isLocation, scoreLine } from './salience.js';
-import { SNIFF_BYTES, guessType, looksBinary } from './sniff.js';
+import { dedupeKey, isLocation, type LineKind, PREFILTER_SOURCE, scoreLine } from './salience.js';
+import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
 
 /** One line of output with its 1-based number in the stored file. */
 export interface NumberedLine {
@@ -270,7 +270,13 @@ export class Collector {
     // The line is too long to hold: keep its start, the rolling end, and count it.
     const all = this.carry ? Buffer.concat([this.carry, part]) : part;
     this.carry = null;
-    this.huge = { line, start: Buffer.from(all.subarray(0, LONG_EDGE * 4)), end: Buffer.alloc(0), bytes: 0, chars: 0 };
+    this.huge = {
+      line,
+      start: Buffer.from(all.subarray(0, LONG_EDGE * 4)),
+      end: Buffer.alloc(0),
+      bytes: 0,
+      chars: 0,
+    };
     this.growHuge(all);
   }
 
@@ -279,7 +285,10 @@ export class Collector {
     h.bytes += part.length;
     h.chars += countChars(part);
     const keep = LONG_EDGE * 4;
-    h.end = part.length >= keep ? Buffer.from(part.subarray(part.length - keep)) : Buffer.concat([h.end, part]).subarray(-keep);
+    h.end =
+      part.length >= keep
+        ? Buffer.from(part.subarray(part.length - keep))
+        : Buffer.concat([h.end, part]).subarray(-keep);
   }
 
   private finishHuge(): void {
@@ -380,7 +389,13 @@ export class Collector {
     }
   }
 
-  private ownerOf(s: string, lineStart: number, line: number, work: Buffer | undefined, firstLine: number): NumberedLine | undefined {
+  private ownerOf(
+    s: string,
+    lineStart: number,
+    line: number,
+    work: Buffer | undefined,
+    firstLine: number,
+  ): NumberedLine | undefined {
     let end = lineStart - 1;
     let back = 0;
     while (end >= 0 && back < OWNER_LOOKBACK) {

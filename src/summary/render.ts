@@ -38,6 +38,8 @@ export type Role = 'meta' | 'output' | 'salient' | 'new';
 export interface SummaryLine {
   role: Role;
   text: string;
+  /** For lines taken from the output: their 1-based line number in the stored file. */
+  line?: number;
 }
 
 export interface Summary {
@@ -124,7 +126,8 @@ function pools(c: Collected, cap: number): Pools {
   const head: NumberedLine[] = [];
   for (let n = 1; known.has(n); n++) head.push({ line: n, text: cutLine(known.get(n) as string, cap) });
   const tail: NumberedLine[] = [];
-  for (let n = c.lines; n >= 1 && known.has(n); n--) tail.push({ line: n, text: cutLine(known.get(n) as string, cap) });
+  for (let n = c.lines; n >= 1 && known.has(n); n--)
+    tail.push({ line: n, text: cutLine(known.get(n) as string, cap) });
   return { head, tail };
 }
 
@@ -147,10 +150,16 @@ function candidateEntries(c: Candidate, cap: number): Entry[] {
   const role: Role = c.isNew ? 'new' : 'salient';
   const num = (l: number) => `${c.isNew && l === c.line ? '+' : ''}${l}: `;
   const out: Entry[] = [];
-  if (c.owner) out.push({ line: c.owner.line, text: `${num(c.owner.line)}${inert(cutLine(c.owner.text, cap))}`, role: 'salient' });
+  if (c.owner)
+    out.push({
+      line: c.owner.line,
+      text: `${num(c.owner.line)}${inert(cutLine(c.owner.text, cap))}`,
+      role: 'salient',
+    });
   const more = c.count > 1 ? ` [+${formatCount(c.count - 1)} similar, last ${c.lastLine}]` : '';
   out.push({ line: c.line, text: `${num(c.line)}${inert(cutLine(c.text, cap))}${more}`, role });
-  for (const a of c.attached) out.push({ line: a.line, text: `${num(a.line)}${inert(cutLine(a.text, cap))}`, role: 'salient' });
+  for (const a of c.attached)
+    out.push({ line: a.line, text: `${num(a.line)}${inert(cutLine(a.text, cap))}`, role: 'salient' });
   return out;
 }
 
@@ -165,7 +174,12 @@ function take(pool: NumberedLine[], room: number, stopAt: (line: number) => bool
     const cur = pool[i] as NumberedLine;
     if (stopAt(cur.line)) break;
     let j = i;
-    while (j + 1 < pool.length && (pool[j + 1] as NumberedLine).text === cur.text && !stopAt((pool[j + 1] as NumberedLine).line)) j++;
+    while (
+      j + 1 < pool.length &&
+      (pool[j + 1] as NumberedLine).text === cur.text &&
+      !stopAt((pool[j + 1] as NumberedLine).line)
+    )
+      j++;
     const text = inert(cur.text);
     const repeat = j > i ? `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]` : '';
     const need = cost(text) + (repeat ? cost(repeat) : 0);
@@ -181,13 +195,19 @@ function take(pool: NumberedLine[], room: number, stopAt: (line: number) => bool
   return { entries, used };
 }
 
-function assemble(header: SummaryLine[], head: Entry[], middle: Entry[], tail: Entry[], total: number): SummaryLine[] {
+function assemble(
+  header: SummaryLine[],
+  head: Entry[],
+  middle: Entry[],
+  tail: Entry[],
+  total: number,
+): SummaryLine[] {
   const out = [...header];
   const body = [...head, ...middle.sort((a, b) => a.line - b.line), ...tail];
   let last = 0;
   for (const e of body) {
     if (e.line > last + 1) out.push(meta(gapMarker(last + 1, e.line - 1)));
-    out.push({ role: e.role, text: e.text });
+    out.push(e.role === 'meta' ? meta(e.text) : { role: e.role, text: e.text, line: e.line });
     last = Math.max(last, e.line);
   }
   if (last < total) out.push(meta(gapMarker(last + 1, total)));
@@ -206,21 +226,26 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
     const type = c.binaryType ? `${c.binaryType}, ` : '';
     return {
       kind: 'binary',
-      lines: [meta(`[ctxwrap ${facts.id}] ${statusPart(facts)} · binary output (${type}${formatBytes(c.bytes)}) not shown · ${formatDuration(facts.durationMs)} · full output: ${facts.path}`)],
+      lines: [
+        meta(
+          `[ctxwrap ${facts.id}] ${statusPart(facts)} · binary output (${type}${formatBytes(c.bytes)}) not shown · ${formatDuration(facts.durationMs)} · full output: ${facts.path}`,
+        ),
+      ],
     };
   }
 
   if (c.complete) {
     const lines = cleanLines(c.head.toString('utf8'));
-    const textLength = lines.reduce((n, l) => n + l.length + 1, 0);
-    if (textLength <= inline) {
-      const out: SummaryLine[] = lines.map((text) => ({ role: 'output', text: inert(text) }));
-      if (facts.exitCode !== 0 || facts.fromStdin || facts.status) {
-        const what = c.bytes === 0 ? 'no output' : `${formatCount(c.lines)} line${c.lines === 1 ? '' : 's'}`;
-        out.push(meta(`[ctxwrap ${facts.id}] ${statusPart(facts)} · ${what} · ${formatDuration(facts.durationMs)}`));
-      }
-      return { kind: 'verbatim', lines: out };
+    let stats: SummaryLine | undefined;
+    if (facts.exitCode !== 0 || facts.fromStdin || facts.status) {
+      const what = c.bytes === 0 ? 'no output' : `${formatCount(c.lines)} line${c.lines === 1 ? '' : 's'}`;
+      stats = meta(
+        `[ctxwrap ${facts.id}] ${statusPart(facts)} · ${what} · ${formatDuration(facts.durationMs)}`,
+      );
     }
+    const out: SummaryLine[] = lines.map((text, i) => ({ role: 'output', text: inert(text), line: i + 1 }));
+    if (stats) out.push(stats);
+    if (size(out) <= inline) return { kind: 'verbatim', lines: out };
   }
 
   const cap = Math.max(80, Math.floor(budget * 0.16));
@@ -264,7 +289,8 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   // Room the middle did not need goes to the tail.
   tail = takeTail(edgeRoom - head.used + (salientRoom - used));
   const tailStart = firstTail();
-  for (let i = middle.length - 1; i >= 0; i--) if ((middle[i] as Entry).line >= tailStart) middle.splice(i, 1);
+  for (let i = middle.length - 1; i >= 0; i--)
+    if ((middle[i] as Entry).line >= tailStart) middle.splice(i, 1);
 
   let lines = assemble(header, head.entries, middle, tail.entries, c.lines);
   // Markers are estimated above; when the estimate was short, give back edge lines first (the
@@ -276,7 +302,8 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
     else if (chosen.length > 0) {
       const worst = chosen.pop() as Candidate;
       const drop = new Set(candidateEntries(worst, cap).map((e) => e.line));
-      for (let i = middle.length - 1; i >= 0; i--) if (drop.has((middle[i] as Entry).line)) middle.splice(i, 1);
+      for (let i = middle.length - 1; i >= 0; i--)
+        if (drop.has((middle[i] as Entry).line)) middle.splice(i, 1);
     } else if (tail.entries.length > 0) tail.entries.shift();
     else if (head.entries.length > 0) head.entries.pop();
     else break;

@@ -28,10 +28,14 @@ const ERROR_WORD =
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
 const WARNING_WORD = /\bwarn(?:ing|ings)?\b|\bdeprecated\b/i;
 const COUNT_LINE =
-  /\b\d[\d,]*\s+(?:errors?|warnings?|failed|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?)\b|\b(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d/i;
-const ZERO_COUNT = /(?:^|[^\d,])0\s+(?:errors?|failed|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|\bno (?:errors?|failures?|problems?)\b/i;
+  /(?<![\d:.,]\s*)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?)\b|\b(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d/i;
+const FAILING_COUNT =
+  /[1-9][\d,]*\s+(?:errors?|failed|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed/i;
+const ZERO_COUNT =
+  /(?:^|[^\d,])0\s+(?:errors?|failed|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|\bno (?:errors?|failures?|problems?)\b/i;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
-const LOCATION = /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
+const LOCATION =
+  /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|"?, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
 
 /** Whether a line looks like a source location (`file.c:12:3`, `--> src/x.rs:4:9`, `at f (x.js:1)`). */
 export function isLocation(line: string): boolean {
@@ -44,29 +48,28 @@ export function isLocation(line: string): boolean {
  */
 export function scoreLine(line: string, hints: readonly string[] = []): Salience {
   if (line.length === 0) return { kind: 'plain', score: 0 };
-  const noise = NOISE_START.test(line);
   let kind: LineKind = 'plain';
   let score = 0;
-  if (COUNT_LINE.test(line)) {
-    kind = 'count';
-    const failing = /[1-9][\d,]*\s+(?:errors?|failed|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed/i.test(line);
-    score = failing ? 13 : ZERO_COUNT.test(line) ? 5 : 9;
-  }
-  if (STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line)) {
+  const strong = STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line);
+  if (strong) {
     kind = 'error';
-    score = Math.max(score, 12);
-  } else if (ERROR_WORD.test(line) && !(kind === 'count' && ZERO_COUNT.test(line))) {
-    if (kind !== 'count') kind = 'error';
-    score = Math.max(score, 6);
+    score = 12;
+  } else if (WARNING_START.test(line)) {
+    kind = 'warning';
+    score = 4;
+  } else if (ERROR_WORD.test(line)) {
+    kind = 'error';
+    score = 6;
+  } else if (WARNING_WORD.test(line)) {
+    kind = 'warning';
+    score = 2;
   }
-  if (kind === 'plain') {
-    if (WARNING_START.test(line)) {
-      kind = 'warning';
-      score = 4;
-    } else if (WARNING_WORD.test(line)) {
-      kind = 'warning';
-      score = 2;
-    }
+  if (COUNT_LINE.test(line)) {
+    const failing = FAILING_COUNT.test(line);
+    const zero = !failing && ZERO_COUNT.test(line);
+    if (zero && kind === 'error' && !strong) score = 0;
+    kind = 'count';
+    score = Math.max(score, failing ? 13 : zero ? 5 : 9);
   }
   if (hints.length > 0) {
     const lower = line.toLowerCase();
@@ -75,7 +78,7 @@ export function scoreLine(line: string, hints: readonly string[] = []): Salience
       score += 3;
     }
   }
-  if (noise && score > 0) score = Math.max(1, score - 8);
+  if (score > 0 && NOISE_START.test(line)) score = Math.max(1, score - 8);
   return { kind, score };
 }
 
@@ -116,7 +119,8 @@ export function hintWords(command: readonly string[]): string[] {
   for (const arg of command.slice(1)) {
     for (const w of arg.toLowerCase().split(/[^a-z0-9_+.-]+/)) {
       const word = w.replace(/^[.-]+|[.-]+$/g, '');
-      if (word.length >= 4 && /[a-z]/.test(word) && !STOP_HINTS.has(word) && !arg.startsWith('-')) words.add(word);
+      if (word.length >= 4 && /[a-z]/.test(word) && !STOP_HINTS.has(word) && !arg.startsWith('-'))
+        words.add(word);
     }
   }
   return [...words].slice(0, 8);

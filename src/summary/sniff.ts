@@ -46,7 +46,8 @@ export function looksBinary(sample: Uint8Array): boolean {
 /** A human name for the data's type, or undefined when it is not recognised. */
 export function guessType(sample: Uint8Array): string | undefined {
   for (const [name, bytes, offset = 0] of MAGIC) {
-    if (sample.length >= offset + bytes.length && bytes.every((b, i) => sample[offset + i] === b)) return name;
+    if (sample.length >= offset + bytes.length && bytes.every((b, i) => sample[offset + i] === b))
+      return name;
   }
   return undefined;
 }

@@ -2,7 +2,18 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ctxwrap, onlyId, script, storedIds, storedMeta, storedOutput, tempDir, waitFor } from '../helpers.js';
+import {
+  BIN,
+  cleanEnv,
+  ctxwrap,
+  onlyId,
+  script,
+  storedIds,
+  storedMeta,
+  storedOutput,
+  tempDir,
+  waitFor,
+} from '../helpers.js';
 
 const HEADER = /^\[ctxwrap ([a-z0-9-]+_[0-9a-f]{8})\] /;
 
@@ -21,7 +32,9 @@ describe('small outputs pass through', () => {
     const r = await ctxwrap(['--', script('lines.sh'), '2', '3'], { runDir });
     expect(r.exitCode).toBe(3);
     const id = onlyId(runDir);
-    expect(r.stdout).toMatch(new RegExp(`^line 1\\nline 2\\n\\[ctxwrap ${id}\\] exit 3 · 2 lines · \\d+ms\\n$`));
+    expect(r.stdout).toMatch(
+      new RegExp(`^line 1\\nline 2\\n\\[ctxwrap ${id}\\] exit 3 · 2 lines · \\d+ms\\n$`),
+    );
   });
 
   it('prints nothing for an empty successful output, and says so for a failing one', async () => {
@@ -89,7 +102,9 @@ describe('capture', () => {
 
   it('honours --budget and --tail-ratio', async () => {
     const runDir = tempDir();
-    const r = await ctxwrap(['--budget', '600', '--tail-ratio', '1', '--', script('lines.sh'), '2000'], { runDir });
+    const r = await ctxwrap(['--budget', '600', '--tail-ratio', '1', '--', script('lines.sh'), '2000'], {
+      runDir,
+    });
     expect((r.stdout as string).length).toBeLessThanOrEqual(600);
     expect(r.stdout).toMatch(/\[ctxwrap: 1,9\d\d lines omitted, 1-\d+\]\n(line \d+\n)+line 2000\n$/);
   });
@@ -99,7 +114,11 @@ describe('capture', () => {
     const r = await ctxwrap(['-c', 'echo one && echo two | tr a-z A-Z; exit 4'], { runDir });
     expect(r.exitCode).toBe(4);
     expect(r.stdout).toMatch(/^one\nTWO\n\[ctxwrap echo_[0-9a-f]{8}\] exit 4/);
-    expect(storedMeta(runDir, onlyId(runDir)).command).toEqual(['/bin/sh', '-c', 'echo one && echo two | tr a-z A-Z; exit 4']);
+    expect(storedMeta(runDir, onlyId(runDir)).command).toEqual([
+      '/bin/sh',
+      '-c',
+      'echo one && echo two | tr a-z A-Z; exit 4',
+    ]);
   });
 
   it('stores what arrives on stdin with -, named by --name', async () => {
@@ -108,7 +127,9 @@ describe('capture', () => {
     expect(r.exitCode).toBe(0);
     const id = onlyId(runDir);
     expect(id).toMatch(/^mcp-fetch_[0-9a-f]{8}$/);
-    expect(r.stdout).toBe(`fetched body\n[ctxwrap ${id}] exit 0 · 1 line · ${/· (\d+ms)\n$/.exec(r.stdout as string)?.[1]}\n`);
+    expect(r.stdout).toBe(
+      `fetched body\n[ctxwrap ${id}] exit 0 · 1 line · ${/· (\d+ms)\n$/.exec(r.stdout as string)?.[1]}\n`,
+    );
     expect(storedMeta(runDir, id).source).toBe('stdin');
   });
 
@@ -202,9 +223,18 @@ describe('exit status', () => {
   it('is 2 with a one-line message for ctxwrap usage errors', async () => {
     const runDir = tempDir();
     const cases: Array<[string[], RegExp]> = [
-      [['--budget', 'lots', '--', 'true'], /^ctxwrap: --budget takes a whole number at least 200 \(got 'lots'\)\n$/],
-      [['--tail-ratio', '2', '--', 'true'], /^ctxwrap: --tail-ratio takes a number from 0 to 1 \(got '2'\)\n$/],
-      [['--timeout', 'soon', '--', 'true'], /^ctxwrap: --timeout takes a duration such as 500ms, 30s, 5m, 2h or 7d \(got 'soon'\)\n$/],
+      [
+        ['--budget', 'lots', '--', 'true'],
+        /^ctxwrap: --budget takes a whole number at least 200 \(got 'lots'\)\n$/,
+      ],
+      [
+        ['--tail-ratio', '2', '--', 'true'],
+        /^ctxwrap: --tail-ratio takes a number from 0 to 1 \(got '2'\)\n$/,
+      ],
+      [
+        ['--timeout', 'soon', '--', 'true'],
+        /^ctxwrap: --timeout takes a duration such as 500ms, 30s, 5m, 2h or 7d \(got 'soon'\)\n$/,
+      ],
       [['--frobnicate', '--', 'true'], /^ctxwrap: unknown option '--frobnicate' \(see ctxwrap --help\)\n$/],
       [[], /^ctxwrap: nothing to run: .*\n$/],
       [['-c', 'true', 'extra'], /^ctxwrap: -c takes the whole command as one string; .*\n$/],
@@ -224,22 +254,33 @@ describe('signals', () => {
     it(`forwards ${signal} to the command and still prints the summary`, async () => {
       const runDir = tempDir();
       const child = ctxwrap(['--', script('trap-signal.sh')], { runDir });
-      await waitFor(() => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('ready'));
+      await waitFor(
+        () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('ready'),
+      );
       child.kill(signal);
       const r = await child;
       expect(r.exitCode).toBe(7);
       const name = signal.slice(3);
       // The whole process group gets the signal, as from a terminal: the shell may report its
       // interrupted `sleep` ("Terminated") before its trap runs.
-      expect(r.stdout).toMatch(new RegExp(`^ready\\n(?:\\w+\\n)?got ${name}\\n\\[ctxwrap trap-signal_[0-9a-f]{8}\\] exit 7 \\(interrupted by ${signal}\\)`));
-      expect(storedMeta(runDir, onlyId(runDir))).toMatchObject({ state: 'complete', endReason: 'interrupted' });
+      expect(r.stdout).toMatch(
+        new RegExp(
+          `^ready\\n(?:\\w+\\n)?got ${name}\\n\\[ctxwrap trap-signal_[0-9a-f]{8}\\] exit 7 \\(interrupted by ${signal}\\)`,
+        ),
+      );
+      expect(storedMeta(runDir, onlyId(runDir))).toMatchObject({
+        state: 'complete',
+        endReason: 'interrupted',
+      });
     });
   }
 
   it('kills a command that ignores SIGTERM after the grace period', async () => {
     const runDir = tempDir();
     const child = ctxwrap(['--', script('ignore-term.sh')], { runDir, env: { CTXWRAP_KILL_GRACE: '300ms' } });
-    await waitFor(() => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('ready'));
+    await waitFor(
+      () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('ready'),
+    );
     child.kill('SIGTERM');
     const r = await child;
     expect(r.exitCode).toBe(137);
@@ -249,7 +290,9 @@ describe('signals', () => {
   it('leaves an incomplete result with every byte so far when ctxwrap is SIGKILLed', async () => {
     const runDir = tempDir();
     const child = ctxwrap(['--', script('slow-lines.sh'), '1000'], { runDir });
-    await waitFor(() => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('tick 5\n'));
+    await waitFor(
+      () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('tick 5\n'),
+    );
     child.kill('SIGKILL');
     await child;
     const id = onlyId(runDir);
@@ -258,7 +301,11 @@ describe('signals', () => {
     const shown = await ctxwrap(['show', id], { runDir });
     expect(shown.exitCode).toBe(0);
     expect(shown.stdout).toContain('tick 5');
-    expect(shown.stdout).toMatch(new RegExp(`\\[ctxwrap ${id}\\] incomplete: ctxwrap stopped before the command ended; \\d+ bytes were captured`));
+    expect(shown.stdout).toMatch(
+      new RegExp(
+        `\\[ctxwrap ${id}\\] incomplete: ctxwrap stopped before the command ended; \\d+ bytes were captured`,
+      ),
+    );
     await execa('pkill', ['-f', `${script('slow-lines.sh')} 1000`], { reject: false });
   });
 
@@ -282,7 +329,9 @@ describe('hard outputs', () => {
     const runDir = tempDir();
     const r = await ctxwrap(['--', 'cat', process.execPath], { runDir });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^\[ctxwrap cat_[0-9a-f]{8}\] exit 0 · binary output \(ELF executable, [\d.]+ MB\) not shown · /);
+    expect(r.stdout).toMatch(
+      /^\[ctxwrap cat_[0-9a-f]{8}\] exit 0 · binary output \(ELF executable, [\d.]+ MB\) not shown · /,
+    );
     expect((r.stdout as string).split('\n')).toHaveLength(2);
     expect(storedOutput(runDir, onlyId(runDir)).equals(readFileSync(process.execPath))).toBe(true);
   });
@@ -305,7 +354,8 @@ describe('hard outputs', () => {
 
   it('strips terminal control sequences from what it prints, never from the stored file', async () => {
     const runDir = tempDir();
-    const raw = '\x1b[31mred\x1b[0m \x1b]0;title\x07done\rprogress 10%\rprogress 100%\n\x1b[2Jcleared \u202eevil\n';
+    const raw =
+      '\x1b[31mred\x1b[0m \x1b]0;title\x07done\rprogress 10%\rprogress 100%\n\x1b[2Jcleared \u202eevil\n';
     const r = await ctxwrap(['--', 'printf', '%s', raw], { runDir });
     expect(r.stdout).toBe('progress 100%\ncleared <U+202E>evil\n');
     expect(storedOutput(runDir, onlyId(runDir)).toString()).toBe(raw);
@@ -317,7 +367,9 @@ describe('hard outputs', () => {
     const r = await ctxwrap(['-c', 'sleep 30 & echo started'], { runDir });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^started\n\[ctxwrap sleep_[0-9a-f]{8}\] exit 0 \(output may have continued after exit\)/);
+    expect(r.stdout).toMatch(
+      /^started\n\[ctxwrap sleep_[0-9a-f]{8}\] exit 0 \(output may have continued after exit\)/,
+    );
     await execa('pkill', ['-f', 'sleep 30'], { reject: false });
   });
 });
@@ -328,7 +380,11 @@ describe('what changed since the last run', () => {
     const work = tempDir();
     const log = join(work, 'log.txt');
     const body = (errors: string[]) =>
-      [...Array.from({ length: 300 }, (_, i) => `compiling unit ${i}`), ...errors, ...Array.from({ length: 300 }, (_, i) => `linking ${i}`)].join('\n');
+      [
+        ...Array.from({ length: 300 }, (_, i) => `compiling unit ${i}`),
+        ...errors,
+        ...Array.from({ length: 300 }, (_, i) => `linking ${i}`),
+      ].join('\n');
     writeFileSync(log, body(['a.ts(1,1): error TS2322: old one', 'b.ts(2,2): error TS2345: fixed later']));
     const first = await ctxwrap(['--', 'cat', log], { runDir, cwd: work });
     const firstId = (HEADER.exec(first.stdout as string) ?? [])[1];

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { dedupeKey, hintWords, isLocation, PREFILTER_SOURCE, scoreLine } from '../../src/summary/salience.js';
+
+describe('scoreLine', () => {
+  it.each([
+    ["src/a.c:12:5: error: 'x' undeclared", 'error'],
+    ['error[E0502]: cannot borrow `x` as mutable', 'error'],
+    ['src/x.ts(124,39): error TS2345: Argument of type', 'error'],
+    ['  268:47  error    no-undef', 'error'],
+    ['[ERROR] Plugin could not be resolved', 'error'],
+    ['npm ERR! code ELIFECYCLE', 'error'],
+    ['Traceback (most recent call last):', 'error'],
+    ['ValueError: invalid literal for int()', 'error'],
+    ["thread 'main' panicked at src/main.rs:2:5", 'error'],
+    ['FAIL  test/base.test.ts > withoutBase', 'error'],
+    ['==123== Invalid read of size 4', 'error'],
+    ['Tests  1 failed | 484 passed (485)', 'count'],
+    ['Found 194 errors in 41 files.', 'count'],
+    ['✖ 2015 problems (8 errors, 2007 warnings)', 'count'],
+    ['[INFO] BUILD FAILURE', 'count'],
+    ['==1== ERROR SUMMARY: 2 errors from 2 contexts', 'count'],
+    ['warning: unused variable `x`', 'warning'],
+    ['[WARNING] The POM is missing', 'warning'],
+    ['CC obj/file.o', 'plain'],
+    ['', 'plain'],
+  ])('%j is %s', (line, kind) => {
+    expect(scoreLine(line).kind).toBe(kind);
+  });
+
+  it('ranks errors over warnings over plain lines', () => {
+    const s = (l: string) => scoreLine(l).score;
+    expect(s('src/a.c:1:1: error: x')).toBeGreaterThan(s('src/a.c:1:1: warning: x'));
+    expect(s('src/a.c:1:1: warning: x')).toBeGreaterThan(s('all fine'));
+  });
+
+  it('ranks a failing count above a passing one, and debug noise low', () => {
+    expect(scoreLine('Tests: 2 failed, 198 passed').score).toBeGreaterThan(
+      scoreLine('Tests: 200 passed').score,
+    );
+    expect(scoreLine('0 errors, 0 warnings').score).toBeLessThan(scoreLine('3 errors').score);
+    expect(scoreLine('[DEBUG] error handler registered').score).toBeLessThan(scoreLine('[ERROR] boom').score);
+  });
+
+  it('counts command-line hints', () => {
+    expect(scoreLine('Setting up inkscape (1.2.2-2)', ['inkscape']).kind).toBe('hint');
+    expect(scoreLine('Setting up inkscape (1.2.2-2)').score).toBe(0);
+  });
+
+  it('finds every salient line through the prefilter', () => {
+    const re = new RegExp(PREFILTER_SOURCE, 'i');
+    for (const line of [
+      'error: x',
+      'FAIL x',
+      'Tests: 3 passed',
+      'warning: y',
+      'Found 3 errors',
+      'panicked',
+      'E1234 something',
+    ]) {
+      expect(re.test(Buffer.from(line).toString('latin1')), line).toBe(true);
+    }
+    expect(re.test(Buffer.from('✖ 3 problems').toString('latin1'))).toBe(true);
+  });
+});
+
+describe('hintWords', () => {
+  it.each([
+    [['apt-get', 'install', 'inkscape'], ['inkscape']],
+    [['npm', 'test'], []],
+    [['cargo', 'build', '--release', '-p', 'regex-syntax'], ['regex-syntax']],
+    [['sh', '-c', 'cat "$NEEDLES_FILE"'], []],
+  ])('%j → %j', (argv, words) => {
+    expect(hintWords(argv)).toEqual(words);
+  });
+});
+
+describe('dedupeKey', () => {
+  it('folds numbers, locations and hex, keeps quoted names', () => {
+    expect(dedupeKey('src/a.c:12:5: warning: unused variable ‘x’')).toBe(
+      dedupeKey('src/b/c.c:99:1: warning: unused variable ‘x’'),
+    );
+    expect(dedupeKey("a.ts(1,2): error TS2345: 'number'")).not.toBe(
+      dedupeKey("a.ts(1,2): error TS2345: 'string'"),
+    );
+    expect(dedupeKey('at 0x1095A1: main')).toBe(dedupeKey('at 0xDEAD: main'));
+  });
+});
+
+it.each([
+  ['  --> src/literals.rs:438:9', true],
+  ['    at 0x1095A1: main (wordfreq.c:59)', true],
+  ['  ❯ test/base.test.ts:69:44', true],
+  ['  File "app.py", line 12, in main', true],
+  ['CMake Error at CMakeLists.txt:1309 (find_package):', true],
+  ['just words here', false],
+])('isLocation(%j) is %s', (line, expected) => {
+  expect(isLocation(line)).toBe(expected);
+});
