@@ -1,7 +1,7 @@
 /**
  * `ctxwrap run`: run a command (or read stdin), store every byte, print the summary.
  */
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { type CaptureResult, capture, signalNumber } from '../capture/spawn.js';
 import { formatDuration } from '../format.js';
 import { newId } from '../store/ids.js';
@@ -96,21 +96,18 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     ...(previous ? { previous } : {}),
   });
   let bytes = 0;
-  let lines = 0;
   let stderrBytes = 0;
   let stderrLines = 0;
   const onChunk = (chunk: Buffer, stream: 'stdout' | 'stderr') => {
     guard(() => writeSync(fd, chunk));
     collector.push(chunk);
-    const nl = countNewlines(chunk);
     bytes += chunk.length;
-    lines += nl;
     if (stream === 'stderr') {
       stderrBytes += chunk.length;
-      stderrLines += nl;
+      stderrLines += countNewlines(chunk);
     }
     opts.tee?.(chunk);
-    opts.onProgress?.(bytes, lines);
+    opts.onProgress?.(bytes, collector.lineCount);
   };
 
   let result: CaptureResult;
@@ -137,7 +134,6 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     });
   }
-  guard(() => fsyncSync(fd));
   closeSync(fd);
 
   const ending = describeEnding(result, opts);

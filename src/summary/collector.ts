@@ -6,7 +6,7 @@
  */
 import { cleanLine } from './clean.js';
 import { diffKey, fnv1a } from './hash.js';
-import { dedupeKey, isLocation, type LineKind, PREFILTER_SOURCE, scoreLine } from './salience.js';
+import { buildPrefilter, dedupeKey, isLocation, type LineKind, scoreLine } from './salience.js';
 import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
 
 /** One line of output with its 1-based number in the stored file. */
@@ -79,8 +79,6 @@ const LONG_EDGE = 2048;
 const MAX_LONG_KEPT = 8;
 const NL = 10;
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 interface HugeLine {
   line: number;
   start: Buffer;
@@ -121,13 +119,13 @@ export class Collector {
   private readonly groups = new Map<string, Candidate>();
   private readonly seen = new Set<number>();
   private pending: PendingAttach | null = null;
+  private nl = new Int32Array(4096);
   private lastUnindented: NumberedLine | null = null;
 
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.max(4096, options.keepBytes ?? 65536);
     this.hints = options.hints ?? [];
-    const hintSource = this.hints.map(escapeRe).join('|');
-    this.prefilter = new RegExp(hintSource ? `${PREFILTER_SOURCE}|${hintSource}` : PREFILTER_SOURCE, 'gi');
+    this.prefilter = buildPrefilter(this.hints);
     this.previous = options.previous ? new Set(options.previous) : undefined;
   }
 
@@ -138,11 +136,30 @@ export class Collector {
     this.bytes += buf.length;
     this.keepSniff(buf);
     this.keepHead(buf);
-    const newlines = countNewlines(buf);
+    const newlines = this.indexNewlines(buf);
     this.keepTail(buf, newlines);
     this.scan(buf, newlines);
     this.newlines += newlines;
     this.lastByte = buf[buf.length - 1] as number;
+  }
+
+  /** Lines seen so far (complete ones). */
+  get lineCount(): number {
+    return this.newlines;
+  }
+
+  /** Records the offsets of the chunk's newlines in `nl`; returns how many there are. */
+  private indexNewlines(buf: Buffer): number {
+    let n = 0;
+    for (let i = buf.indexOf(NL); i !== -1; i = buf.indexOf(NL, i + 1)) {
+      if (n === this.nl.length) {
+        const grown = new Int32Array(this.nl.length * 2);
+        grown.set(this.nl);
+        this.nl = grown;
+      }
+      this.nl[n++] = i;
+    }
+    return n;
   }
 
   /** Ends the output and returns what was gathered. */
@@ -231,33 +248,47 @@ export class Collector {
     return out;
   }
 
-  /** Splits the stream into complete lines and scans them; a partial line waits in `carry`. */
-  private scan(buf: Buffer, chunkNewlines: number): void {
-    const carryLine = this.newlines + chunkNewlines + 1;
+  /**
+   * Splits the chunk into complete lines and scans them; a partial line waits in `carry`. The
+   * chunk is scanned in place: only a line carried over from the previous chunk is copied.
+   */
+  private scan(buf: Buffer, count: number): void {
+    const carryLine = this.newlines + count + 1;
+    const nl = this.nl;
     let start = 0;
+    let k = 0;
     if (this.huge) {
-      const nl = buf.indexOf(NL);
-      const end = nl === -1 ? buf.length : nl;
-      this.growHuge(buf.subarray(0, end));
-      if (nl === -1) return;
+      if (count === 0) {
+        this.growHuge(buf);
+        return;
+      }
+      this.growHuge(buf.subarray(0, nl[0]));
       this.finishHuge();
-      start = nl + 1;
+      start = (nl[0] as number) + 1;
+      k = 1;
     }
-    const lastNl = buf.lastIndexOf(NL);
-    if (lastNl < start) {
+    if (k >= count) {
       this.addCarry(buf.subarray(start), carryLine);
       return;
     }
-    let work: Buffer;
     if (this.carry && this.carry.length > 0) {
-      work = Buffer.concat([this.carry, buf.subarray(start, lastNl + 1)]);
-    } else {
-      work = buf.subarray(start, lastNl + 1);
+      const end = (nl[k] as number) + 1;
+      const line = Buffer.concat([this.carry, buf.subarray(start, end)]);
+      this.carry = null;
+      this.scanLines(line, this.newlines + k + 1);
+      start = end;
+      k++;
     }
-    const firstLine = this.newlines + (start > 0 ? 1 : 0) + 1;
-    this.carry = null;
-    this.scanLines(work, firstLine);
-    this.addCarry(buf.subarray(lastNl + 1), carryLine);
+    if (k < count) {
+      const last = nl[count - 1] as number;
+      this.scanLines(buf.subarray(start, last + 1), this.newlines + k + 1, {
+        offsets: nl,
+        from: k,
+        to: count,
+        shift: start,
+      });
+    }
+    this.addCarry(buf.subarray((nl[count - 1] as number) + 1), carryLine);
   }
 
   private addCarry(part: Buffer, line: number): void {
@@ -317,23 +348,24 @@ export class Collector {
     }
   }
 
-  /** Scans whole lines (`work` ends with a newline, or is the final partial line). */
-  private scanLines(work: Buffer, firstLine: number): void {
-    const s = work.toString('latin1');
+  /**
+   * Scans whole lines (`work` ends with a newline, or is the final partial line). `index` gives
+   * the offsets of its newlines when the caller has them already.
+   */
+  private scanLines(work: Buffer, firstLine: number, index: LineIndex = indexOf(work)): void {
+    // Lower-cased latin1: one char per byte, so offsets in `s` are offsets in `work`.
+    const s = work.toString('latin1').toLowerCase();
+    const lineAt = (pos: number) => firstLine + countBefore(index, pos);
     let pos = 0;
-    let line = firstLine;
-    if (this.pending) pos = this.attachFrom(work, s, 0, line);
-    if (pos > 0) line += countNewlinesIn(s, 0, pos);
+    if (this.pending) pos = this.attachFrom(work, s, 0, firstLine);
     const re = this.prefilter;
     re.lastIndex = pos;
-    let counted = pos;
     for (let m = re.exec(s); m !== null; m = re.exec(s)) {
       const at = m.index;
       const lineStart = s.lastIndexOf('\n', at - 1) + 1;
       let lineEnd = s.indexOf('\n', at);
       if (lineEnd === -1) lineEnd = s.length;
-      line += countNewlinesIn(s, counted, lineStart);
-      counted = lineStart;
+      const line = lineAt(lineStart);
       const text = cleanLine(work.toString('utf8', lineStart, lineEnd));
       const candidate = this.consider(text, line, s, lineStart, work, firstLine);
       let next = lineEnd + 1;
@@ -344,7 +376,7 @@ export class Collector {
       re.lastIndex = next;
       if (next >= s.length) break;
     }
-    this.trackUnindented(work, s, firstLine);
+    this.trackUnindented(work, s, lineAt);
   }
 
   /** Attaches location lines that follow an error; returns where scanning should resume. */
@@ -372,14 +404,14 @@ export class Collector {
     return at;
   }
 
-  private trackUnindented(work: Buffer, s: string, firstLine: number): void {
+  private trackUnindented(work: Buffer, s: string, lineAt: (pos: number) => number): void {
     let end = s.endsWith('\n') ? s.length - 1 : s.length;
     let lines = 0;
     while (end > 0 && lines < OWNER_LOOKBACK) {
       const start = s.lastIndexOf('\n', end - 1) + 1;
       const c = s.charCodeAt(start);
       if (start < end && c !== 32 && c !== 9) {
-        const line = firstLine + countNewlinesIn(s, 0, start);
+        const line = lineAt(start);
         this.lastUnindented = { line, text: cleanLine(work.toString('utf8', start, end)) };
         return;
       }
@@ -456,24 +488,31 @@ export class Collector {
   }
 }
 
-function countNewlines(buf: Uint8Array): number {
-  let n = 0;
-  let i = buf.indexOf(NL);
-  while (i !== -1) {
-    n++;
-    i = buf.indexOf(NL, i + 1);
-  }
-  return n;
+/** Newline offsets of a span: `offsets[from..to)`, each minus `shift`. */
+interface LineIndex {
+  offsets: Int32Array;
+  from: number;
+  to: number;
+  shift: number;
 }
 
-function countNewlinesIn(s: string, from: number, to: number): number {
-  let n = 0;
-  let i = s.indexOf('\n', from);
-  while (i !== -1 && i < to) {
-    n++;
-    i = s.indexOf('\n', i + 1);
+function indexOf(buf: Buffer): LineIndex {
+  const found: number[] = [];
+  for (let i = buf.indexOf(NL); i !== -1; i = buf.indexOf(NL, i + 1)) found.push(i);
+  return { offsets: Int32Array.from(found), from: 0, to: found.length, shift: 0 };
+}
+
+/** How many newlines of the span lie before `pos` (binary search). */
+function countBefore(index: LineIndex, pos: number): number {
+  let lo = index.from;
+  let hi = index.to;
+  const target = pos + index.shift;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((index.offsets[mid] as number) < target) lo = mid + 1;
+    else hi = mid;
   }
-  return n;
+  return lo - index.from;
 }
 
 /** Counts UTF-8 characters (bytes that do not continue a sequence). */

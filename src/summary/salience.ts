@@ -12,12 +12,76 @@ export interface Salience {
 }
 
 /**
- * A cheap first pass run over whole chunks (decoded as latin1, so byte offsets equal string
- * offsets): only lines containing one of these are scored. Every pattern below that can make a
- * line salient must be reachable through one of these words.
+ * A cheap first pass run over whole chunks, lower-cased and decoded as latin1 (so byte offsets
+ * equal string offsets): only lines containing one of these are scored. Every pattern below that
+ * can make a line salient must be reachable through one of them. Each is a regex source that
+ * starts with a literal lower-case letter, so that they can be grouped by first letter (a
+ * factored alternation runs several times faster than a flat one).
  */
-export const PREFILTER_SOURCE =
-  "err|fail|warn|panic|exception|traceback|fatal|assert|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|abort|segmentation|undefined|unresolved|passed|passing|pending|skipped|tests?[: ]|summary|lost|success|succeeded|timeout|timed out|killed|invalid|missing|incomplete|problems?|violation|\\bE\\d{3,5}\\b|\\u00e2\\u009c[\\u0096\\u0097\\u0098]|\\u00c3\\u0097";
+export const PREFILTER_WORDS = [
+  'err',
+  'fail',
+  'warn',
+  'panic',
+  'exception',
+  'traceback',
+  'fatal',
+  'assert',
+  'cannot',
+  "can't",
+  'could not',
+  "couldn't",
+  'unable',
+  'not found',
+  'no such',
+  'denied',
+  'refused',
+  'abort',
+  'segmentation',
+  'undefined',
+  'unresolved',
+  'passed',
+  'passing',
+  'pending',
+  'skipped',
+  'tests?[: ]',
+  'summary',
+  'lost',
+  'success',
+  'succeeded',
+  'timeout',
+  'timed out',
+  'killed',
+  'invalid',
+  'missing',
+  'incomplete',
+  'problems?',
+  'violation',
+  'deprecated',
+];
+
+/** Symbols that mark failures, as their UTF-8 bytes read as latin1 and lower-cased: ✖ ✗ ✘ ×. */
+const PREFILTER_SYMBOLS = ['\\u00e2\\u009c[\\u0096\\u0097\\u0098]', '\\u00e3\\u0097', '\\be\\d{3,5}\\b'];
+
+const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Builds the prefilter for lower-cased latin1 text; `extra` are literal words (command hints). */
+export function buildPrefilter(extra: readonly string[] = []): RegExp {
+  const groups = new Map<string, string[]>();
+  const loose: string[] = [];
+  for (const word of [...PREFILTER_WORDS, ...extra.map((w) => escapeRe(w.toLowerCase()))]) {
+    const first = word[0] as string;
+    if (!/[a-z0-9]/.test(first)) {
+      loose.push(word);
+      continue;
+    }
+    groups.set(first, [...(groups.get(first) ?? []), word.slice(1)]);
+  }
+  const parts = [...groups].map(([first, rests]) =>
+    rests.length === 1 ? `${first}${rests[0]}` : `${first}(?:${rests.join('|')})`,
+  );
+  return new RegExp([...parts, ...loose, ...PREFILTER_SYMBOLS].join('|'), 'g');
+}
 
 const STRONG_ERROR_START =
   /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|npm (?:ERR!|error)|✖|✗|×|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?::|$)|Traceback \(most recent call last\)|thread '.*' panicked)/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupeKey, hintWords, isLocation, PREFILTER_SOURCE, scoreLine } from '../../src/summary/salience.js';
+import { buildPrefilter, dedupeKey, hintWords, isLocation, scoreLine } from '../../src/summary/salience.js';
 
 describe('scoreLine', () => {
   it.each([
@@ -47,19 +47,25 @@ describe('scoreLine', () => {
   });
 
   it('finds every salient line through the prefilter', () => {
-    const re = new RegExp(PREFILTER_SOURCE, 'i');
+    const matches = (line: string, hints: string[] = []) =>
+      buildPrefilter(hints).test(Buffer.from(line).toString('latin1').toLowerCase());
     for (const line of [
       'error: x',
       'FAIL x',
       'Tests: 3 passed',
-      'warning: y',
+      'WARNING: y',
       'Found 3 errors',
       'panicked',
       'E1234 something',
+      '✖ 3',
+      '✗ x',
+      '× y',
     ]) {
-      expect(re.test(Buffer.from(line).toString('latin1')), line).toBe(true);
+      expect(matches(line), line).toBe(true);
     }
-    expect(re.test(Buffer.from('✖ 3 problems').toString('latin1'))).toBe(true);
+    expect(matches('Setting up Inkscape', ['inkscape'])).toBe(true);
+    expect(matches('Setting up Inkscape')).toBe(false);
+    expect(matches('a+b', ['+b'])).toBe(true);
   });
 });
 
