@@ -25,7 +25,11 @@ export interface Candidate extends NumberedLine {
   lastLine: number;
   /** Location lines (`--> src/x.rs:4:9`, `at main (x.c:59)`) that follow an error. */
   attached: NumberedLine[];
-  /** The nearest preceding unindented line, for indented errors that name no file (eslint). */
+  /**
+   * A line shown before it for context: the nearest preceding unindented line for an indented
+   * error that names no file (eslint's file header), or the location just above an exception
+   * (Python's innermost frame).
+   */
   owner?: NumberedLine;
   /** True when the line's normalised form did not occur in the previous run's output. */
   isNew: boolean;
@@ -75,6 +79,9 @@ const MAX_GROUPS = 2000;
 const MAX_FINGERPRINT = 20000;
 const ATTACH_LOOKAHEAD = 6;
 const OWNER_LOOKBACK = 120;
+const LOCATION_LOOKBACK = 4;
+/** An exception's own line: `ValueError: ...`, `java.lang.IllegalStateException: ...`. */
+const EXCEPTION_LINE = /^(?:[a-z_][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Exit|Interrupt|Failure)\b/;
 const LONG_EDGE = 2048;
 const MAX_LONG_KEPT = 8;
 const NL = 10;
@@ -120,6 +127,7 @@ export class Collector {
   private readonly seen = new Set<number>();
   private pending: PendingAttach | null = null;
   private nl = new Int32Array(4096);
+  private recent: NumberedLine[] = [];
   private lastUnindented: NumberedLine | null = null;
 
   constructor(options: CollectorOptions = {}) {
@@ -377,6 +385,7 @@ export class Collector {
       if (next >= s.length) break;
     }
     this.trackUnindented(work, s, lineAt);
+    this.keepRecent(work, s, lineAt);
   }
 
   /** Attaches location lines that follow an error; returns where scanning should resume. */
@@ -445,6 +454,41 @@ export class Collector {
     return undefined;
   }
 
+  /** The nearest location line among the few just above `lineStart`, reaching into earlier chunks. */
+  private locationBefore(s: string, lineStart: number, line: number, work: Buffer): NumberedLine | undefined {
+    let end = lineStart - 1;
+    let back = 0;
+    while (end >= 0 && back < LOCATION_LOOKBACK) {
+      const start = s.lastIndexOf('\n', end - 1) + 1;
+      back++;
+      const text = cleanLine(work.toString('utf8', start, end));
+      if (isLocation(text)) return { line: line - back, text };
+      if (start === 0) break;
+      end = start - 1;
+    }
+    if (end < 0 || back < LOCATION_LOOKBACK) {
+      for (let i = this.recent.length - 1; i >= 0 && back < LOCATION_LOOKBACK; i--) {
+        const r = this.recent[i] as NumberedLine;
+        back = line - r.line;
+        if (back <= LOCATION_LOOKBACK && isLocation(r.text)) return r;
+      }
+    }
+    return undefined;
+  }
+
+  /** Keeps the last few lines of a scanned span, for look-backs from the next one. */
+  private keepRecent(work: Buffer, s: string, lineAt: (pos: number) => number): void {
+    const lines: NumberedLine[] = [];
+    let end = s.endsWith('\n') ? s.length - 1 : s.length;
+    while (end >= 0 && lines.length < LOCATION_LOOKBACK) {
+      const start = s.lastIndexOf('\n', end - 1) + 1;
+      lines.unshift({ line: lineAt(start), text: cleanLine(work.toString('utf8', start, end)) });
+      if (start === 0) break;
+      end = start - 1;
+    }
+    this.recent = [...this.recent, ...lines].slice(-LOCATION_LOOKBACK);
+  }
+
   /** Scores a line and folds it into its group; returns the group when the line is salient. */
   private consider(
     text: string,
@@ -468,8 +512,14 @@ export class Collector {
       return group;
     }
     const candidate: Candidate = { line, text, kind, score, count: 1, lastLine: line, attached: [], isNew };
-    if (/^\s/.test(text) && !/[\\/]|\.\w+:\d/.test(text) && s !== '') {
-      const owner = this.ownerOf(s, lineStart, line, work, firstLine);
+    if (s !== '' && work) {
+      const owner = /^\s/.test(text)
+        ? /[\\/]|\.\w+:\d/.test(text)
+          ? undefined
+          : this.ownerOf(s, lineStart, line, work, firstLine)
+        : EXCEPTION_LINE.test(text)
+          ? this.locationBefore(s, lineStart, line, work)
+          : undefined;
       if (owner) candidate.owner = owner;
     }
     this.groups.set(key, candidate);

@@ -6,6 +6,7 @@ import { formatBytes, formatCount, formatDuration, formatTokens } from '../forma
 import { estimateTokens } from '../tokens.js';
 import { cleanLines } from './clean.js';
 import type { Candidate, Collected, LongLine, NumberedLine } from './collector.js';
+import { dedupeKey } from './salience.js';
 
 /** Facts about the run that the summary states. */
 export interface RunFacts {
@@ -142,6 +143,8 @@ function rank(c: Candidate): number {
 
 interface Entry {
   line: number;
+  /** For a marker standing for several lines: the first of them (`line` is the last). */
+  from?: number;
   text: string;
   role: Role;
 }
@@ -170,30 +173,63 @@ function candidateEntries(c: Candidate, cap: number): Entry[] {
 function take(pool: NumberedLine[], room: number, stopAt: (line: number) => boolean, backward = false) {
   const entries: Entry[] = [];
   let used = 0;
-  for (let i = 0; i < pool.length; i++) {
-    const cur = pool[i] as NumberedLine;
-    if (stopAt(cur.line)) break;
+  const at = (k: number) => pool[k] as NumberedLine;
+  const runEnd = (i: number, same: (a: NumberedLine, b: NumberedLine) => boolean) => {
     let j = i;
-    while (
-      j + 1 < pool.length &&
-      (pool[j + 1] as NumberedLine).text === cur.text &&
-      !stopAt((pool[j + 1] as NumberedLine).line)
-    )
-      j++;
+    while (j + 1 < pool.length && same(at(j + 1), at(i)) && !stopAt(at(j + 1).line)) j++;
+    return j;
+  };
+  for (let i = 0; i < pool.length; i++) {
+    const cur = at(i);
+    if (stopAt(cur.line)) break;
     const text = inert(cur.text);
-    const repeat = j > i ? `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]` : '';
-    const need = cost(text) + (repeat ? cost(repeat) : 0);
+    let run: Entry[];
+    let j = runEnd(i, (a, b) => a.text === b.text);
+    if (j > i) {
+      // Identical lines: the line once, and how many times more it came.
+      const [first, last] = [Math.min(cur.line, at(j).line), Math.max(cur.line, at(j).line)];
+      run = [
+        { line: first, text, role: 'output' },
+        {
+          line: last,
+          from: first + 1,
+          text: `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]`,
+          role: 'meta',
+        },
+      ];
+    } else {
+      j = runEnd(i, (a, b) => a.text !== '' && dedupeKey(a.text) === dedupeKey(b.text));
+      if (j - i + 1 >= SIMILAR_RUN) {
+        // Lines alike but for numbers and names: the first and the last of the run stand for it.
+        const ends = [cur, at(j)].sort((a, b) => a.line - b.line) as [NumberedLine, NumberedLine];
+        run = [
+          { line: ends[0].line, text: inert(ends[0].text), role: 'output' },
+          {
+            line: ends[1].line - 1,
+            from: ends[0].line + 1,
+            text: similarMarker(j - i - 1, ends[0].line + 1, ends[1].line - 1),
+            role: 'meta',
+          },
+          { line: ends[1].line, text: inert(ends[1].text), role: 'output' },
+        ];
+      } else {
+        j = i;
+        run = [{ line: cur.line, text, role: 'output' }];
+      }
+    }
+    const need = run.reduce((n, e) => n + cost(e.text), 0);
     if (used + need > room) break;
-    const first = Math.min(cur.line, (pool[j] as NumberedLine).line);
-    const last = Math.max(cur.line, (pool[j] as NumberedLine).line);
-    const run: Entry[] = [{ line: first, text, role: 'output' }];
-    if (repeat) run.push({ line: last, text: repeat, role: 'meta' });
     entries.push(...(backward ? run.reverse() : run));
     used += need;
     i = j;
   }
   return { entries, used };
 }
+
+/** A run of at least this many lines alike but for numbers is shown by its first and last. */
+const SIMILAR_RUN = 5;
+const similarMarker = (n: number, from: number, to: number) =>
+  `[ctxwrap: ${formatCount(n)} similar line${n === 1 ? '' : 's'} omitted, ${from === to ? from : `${from}-${to}`}]`;
 
 function assemble(
   header: SummaryLine[],
@@ -206,7 +242,7 @@ function assemble(
   const body = [...head, ...middle.sort((a, b) => a.line - b.line), ...tail];
   let last = 0;
   for (const e of body) {
-    if (e.line > last + 1) out.push(meta(gapMarker(last + 1, e.line - 1)));
+    if ((e.from ?? e.line) > last + 1) out.push(meta(gapMarker(last + 1, (e.from ?? e.line) - 1)));
     out.push(e.role === 'meta' ? meta(e.text) : { role: e.role, text: e.text, line: e.line });
     last = Math.max(last, e.line);
   }

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { summarize } from '../../src/summary/summarize.js';
+
+const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
+/** Varied filler lines that do not fold into one run. */
+const filler = (n: number, from = 0) =>
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `step ${['alpha', 'beta', 'gamma', 'delta'][(i + from) % 4]} ${i + from} ${'ok'.repeat((i % 5) + 1)}`,
+  );
+
+describe('summarize', () => {
+  it('shows the innermost frame above an exception in the middle', () => {
+    const text = [
+      ...filler(700),
+      'Traceback (most recent call last):',
+      '  File "/srv/app/main.py", line 9, in <module>',
+      '    run()',
+      '  File "/srv/app/parse.py", line 4, in parse',
+      '    return int(row["qty"])',
+      "ValueError: invalid literal for int() with base 10: 'three'",
+      ...filler(700, 700),
+    ].join('\n');
+    const out = summarize(text, facts);
+    expect(out).toContain('704:   File "/srv/app/parse.py", line 4, in parse\n');
+    expect(out).toContain("706: ValueError: invalid literal for int() with base 10: 'three'\n");
+  });
+
+  it('shows the file an indented error belongs to', () => {
+    const text = [
+      ...filler(300),
+      '/repo/lib/response.js',
+      ...filler(40).map((l) => `  ${l} warning`),
+      "  268:47  error  'escpae' is not defined  no-undef",
+      ...filler(300, 400),
+    ].join('\n');
+    const out = summarize(text, facts);
+    expect(out).toContain('301: /repo/lib/response.js\n');
+    expect(out).toContain("342:   268:47  error  'escpae' is not defined  no-undef\n");
+  });
+
+  it('attaches the location that follows an error', () => {
+    const text = [
+      ...filler(500),
+      'error[E0502]: cannot borrow `x` as mutable',
+      '   --> src/literals.rs:438:9',
+      ...filler(500, 600),
+    ].join('\n');
+    expect(summarize(text, facts)).toContain(
+      '501: error[E0502]: cannot borrow `x` as mutable\n502:    --> src/literals.rs:438:9\n',
+    );
+  });
+
+  it('folds near-identical salient lines into one with a count', () => {
+    const text = [
+      ...filler(300),
+      ...Array.from({ length: 1000 }, (_, i) => `src/m${i}.c:${i}:1: warning: unused variable 'tmp'`),
+      ...filler(300, 300),
+    ].join('\n');
+    expect(summarize(text, facts)).toMatch(
+      /301: src\/m0\.c:0:1: warning: unused variable 'tmp' \[\+999 similar, last 1300\]/,
+    );
+  });
+
+  it('prefers lines naming a word of the command line', () => {
+    const text = [...filler(400), 'Setting up inkscape (1.2.2-2) ...', ...filler(400, 400)].join('\n');
+    expect(summarize(text, facts, { hints: ['inkscape'] })).toContain(
+      '401: Setting up inkscape (1.2.2-2) ...',
+    );
+    expect(summarize(text, facts)).not.toContain('inkscape');
+  });
+
+  it('collapses runs of identical lines with a count', () => {
+    const text = ['start', ...Array.from({ length: 50 }, () => 'same line'), 'end'].join('\n');
+    const out = summarize(text, facts, { inlineThreshold: 10 });
+    expect(out).toContain('same line\n[ctxwrap: previous line repeated 49 more times]\nend\n');
+  });
+});
