@@ -94,7 +94,7 @@ describe('capture', () => {
       `[ctxwrap ${id}] exit 2 · 3,001 lines · ${/· (\S+ \S+) · ~/.exec(out)?.[1]} · ~${/~(\S+) tokens/.exec(out)?.[1]} tokens · ${/tokens · (\S+) ·/.exec(out)?.[1]} · full output: ${path}`,
     );
     expect(out).toContain("1700: src/widget.c:42:7: error: 'count' undeclared (first use in this function)");
-    expect(out).toContain('CC   obj/file1.o\n');
+    expect(out).toContain('CC   beta obj/beta1.o\n');
     expect(out).toMatch(/make: \*\*\* \[Makefile:12: all\] Error 1\n$/);
     expect(out).toMatch(/\[ctxwrap: [\d,]+ lines omitted, \d+-\d+\]/);
     expect(storedOutput(runDir, id).toString().split('\n')).toHaveLength(3002);
@@ -102,11 +102,13 @@ describe('capture', () => {
 
   it('honours --budget and --tail-ratio', async () => {
     const runDir = tempDir();
-    const r = await ctxwrap(['--budget', '600', '--tail-ratio', '1', '--', script('lines.sh'), '2000'], {
+    const r = await ctxwrap(['--budget', '600', '--tail-ratio', '1', '--', script('varied.sh'), '2000'], {
       runDir,
     });
     expect((r.stdout as string).length).toBeLessThanOrEqual(600);
-    expect(r.stdout).toMatch(/\[ctxwrap: 1,9\d\d lines omitted, 1-\d+\]\n(line \d+\n)+line 2000\n$/);
+    expect(r.stdout).toMatch(
+      /^\[ctxwrap varied_[0-9a-f]{8}\] [^\n]+\n\[ctxwrap: 1,9\d\d lines omitted, 1-\d+\]\n(\w+ step \d+\n)+alpha step 2000\n$/,
+    );
   });
 
   it('runs a shell string with -c, pipelines and all', async () => {
@@ -381,9 +383,9 @@ describe('what changed since the last run', () => {
     const log = join(work, 'log.txt');
     const body = (errors: string[]) =>
       [
-        ...Array.from({ length: 300 }, (_, i) => `compiling unit ${i}`),
+        ...Array.from({ length: 300 }, (_, i) => `compiling ${['alpha', 'beta', 'gamma'][i % 3]} ${i}`),
         ...errors,
-        ...Array.from({ length: 300 }, (_, i) => `linking ${i}`),
+        ...Array.from({ length: 300 }, (_, i) => `linking ${['alpha', 'beta', 'gamma'][i % 3]} ${i}`),
       ].join('\n');
     writeFileSync(log, body(['a.ts(1,1): error TS2322: old one', 'b.ts(2,2): error TS2345: fixed later']));
     const first = await ctxwrap(['--', 'cat', log], { runDir, cwd: work });
