@@ -68,6 +68,7 @@ function statusLine(): { update(bytes: number, lines: number): void; stop(): voi
     stop() {
       clearInterval(timer);
       if (shown) process.stderr.write('\r\x1b[2K');
+      shown = false;
     },
   };
 }
@@ -182,6 +183,8 @@ export function buildProgram(setExit: (code: number) => void): Command {
 
 /** Entry point: parses argv, runs the command, exits with its status. */
 export async function main(argv: string[] = process.argv): Promise<void> {
+  // https://no-color.org: any non-empty NO_COLOR turns colour off.
+  if (process.env.NO_COLOR) chalk.level = 0;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
