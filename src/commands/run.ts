@@ -135,6 +135,9 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     });
   }
   closeSync(fd);
+  // The command has ended; a signal now must not stop the summary and the final metadata.
+  const hold = () => {};
+  for (const signal of HELD_SIGNALS) process.on(signal, hold);
 
   const ending = describeEnding(result, opts);
   const collected = collector.end();
@@ -182,9 +185,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   guard(() => writeMeta(dir, meta));
   if (opts.source !== 'stdin') guard(() => setLastRun(dir, opts.cwd, opts.command, id));
   opts.print(text);
+  for (const signal of HELD_SIGNALS) process.off(signal, hold);
   if (storeError) opts.warn(`the output of ${id} may be incomplete on disk: ${storeError}`);
   return ending.exitCode;
 }
+
+const HELD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 interface Ending {
   exitCode: number;

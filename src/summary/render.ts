@@ -217,8 +217,14 @@ function take(pool: NumberedLine[], room: number, stopAt: (line: number) => bool
         run = [{ line: cur.line, text, role: 'output' }];
       }
     }
-    const need = run.reduce((n, e) => n + cost(e.text), 0);
-    if (used + need > room) break;
+    let need = run.reduce((n, e) => n + cost(e.text), 0);
+    if (used + need > room) {
+      // The first line of the head is worth a cut version rather than nothing.
+      const fit = room - used - 1;
+      if (entries.length > 0 || run.length !== 1 || fit < 60) break;
+      run = [{ ...(run[0] as Entry), text: cutLine(run[0]?.text ?? '', fit) }];
+      need = fit + 1;
+    }
     entries.push(...(backward ? run.reverse() : run));
     used += need;
     i = j;

@@ -87,10 +87,11 @@ const STRONG_ERROR_START =
   /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|npm (?:ERR!|error)|✖|✗|×|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?::|$)|Traceback \(most recent call last\)|thread '.*' panicked)/;
 const LOCATED_ERROR =
   /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b)/i;
+// Not after `-`, `/` or `.`: compiler flags (-Wfatal-errors, -Werror) and file names (errors.c).
 const ERROR_WORD =
-  /\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined reference|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|timeout|invalid|missing|incomplete|violation|definitely lost|leak)\b|✖|✗/i;
+  /(?<![-/.])\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined reference|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|timeout|invalid|missing|incomplete|violation|definitely lost|leak)\b|✖|✗/i;
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
-const WARNING_WORD = /\bwarn(?:ing|ings)?\b|\bdeprecated\b/i;
+const WARNING_WORD = /(?<![-/.])\bwarn(?:ing|ings)?\b|\bdeprecated\b/i;
 const COUNT_LINE =
   /(?<![\d:.,]\s*)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?)\b|\b(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d/i;
 const FAILING_COUNT =

@@ -22,6 +22,8 @@ describe('scoreLine', () => {
     ['warning: unused variable `x`', 'warning'],
     ['[WARNING] The POM is missing', 'warning'],
     ['CC obj/file.o', 'plain'],
+    ['gcc -Wall -Wfatal-errors -Werror=format -c -o lapi.o lapi.c', 'plain'],
+    ['compiling src/errors.c', 'plain'],
     ['', 'plain'],
   ])('%j is %s', (line, kind) => {
     expect(scoreLine(line).kind).toBe(kind);
