@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleanLines } from '../../src/summary/clean.js';
 import { Collector } from '../../src/summary/collector.js';
-import { buildSummary, cutLine, inert, type RunFacts, renderSummary } from '../../src/summary/render.js';
+import { buildSummary, inert, type RunFacts, renderSummary } from '../../src/summary/render.js';
 import { keepBytesFor, summarize, summarizeModel } from '../../src/summary/summarize.js';
 
 const facts: RunFacts = {
