@@ -62,7 +62,10 @@ export interface Collected {
   candidates: Candidate[];
   /** Distinct normalised salient lines, for comparing with a later run. */
   fingerprint: number[];
-  /** When a previous fingerprint was given: how many of its salient lines are gone now. */
+  /**
+   * When a previous fingerprint was given and the runs are comparable: how many of its salient
+   * lines are gone now.
+   */
   gone?: number;
 }
 
@@ -76,6 +79,8 @@ export interface CollectorOptions {
 }
 
 const MAX_GROUPS = 2000;
+/** With nothing in common, more new salient lines than this mean the runs are not comparable. */
+const UNRELATED_NEW = 10;
 const MAX_FINGERPRINT = 20000;
 const ATTACH_LOOKAHEAD = 6;
 const OWNER_LOOKBACK = 120;
@@ -196,7 +201,11 @@ export class Collector {
     if (this.previous) {
       let gone = 0;
       for (const h of this.previous) if (!this.seen.has(h)) gone++;
-      result.gone = gone;
+      const common = this.previous.size - gone;
+      if (common > 0 || this.seen.size <= UNRELATED_NEW) result.gone = gone;
+      // Nothing in common and much that is new: the previous run is no baseline (it failed to
+      // start, say), and marking every line as new would only be noise.
+      else for (const c of candidates) c.isNew = false;
     }
     return result;
   }

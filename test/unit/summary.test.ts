@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Collector } from '../../src/summary/collector.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
@@ -75,5 +76,36 @@ describe('summarize', () => {
     const text = ['start', ...Array.from({ length: 50 }, () => 'same line'), 'end'].join('\n');
     const out = summarize(text, facts, { inlineThreshold: 10 });
     expect(out).toContain('same line\n[ctxwrap: previous line repeated 49 more times]\nend\n');
+  });
+});
+
+describe('comparing with the previous run', () => {
+  const fingerprintOf = (text: string) => {
+    const c = new Collector({});
+    c.push(Buffer.from(text));
+    return c.end().fingerprint;
+  };
+  const errors = (names: string[]) =>
+    names.map((n, i) => `src/${n}.ts(${i + 1},1): error TS2322: ${n} is wrong`);
+  const log = (lines: string[]) => [...filler(300), ...lines, ...filler(300, 300)].join('\n');
+
+  it('marks new salient lines and counts those gone', () => {
+    const previous = fingerprintOf(log(errors(['a', 'b', 'c'])));
+    const out = summarize(
+      log(errors(['a', 'c', 'd'])),
+      { ...facts, previousId: 'tsc_00000001' },
+      { previous },
+    );
+    expect(out).toContain('[ctxwrap: vs tsc_00000001: 1 new (marked +), 1 gone]');
+    expect(out).toContain('+303: src/d.ts(3,1): error TS2322: d is wrong');
+    expect(out).toContain('301: src/a.ts(1,1): error TS2322: a is wrong');
+  });
+
+  it('says nothing when the previous run has nothing in common with this one', () => {
+    const previous = fingerprintOf('sh: 1: tsc: not found\n');
+    const many = errors(Array.from({ length: 20 }, (_, i) => `mod${String.fromCharCode(97 + i)}`));
+    const out = summarize(log(many), { ...facts, previousId: 'tsc_00000001' }, { previous });
+    expect(out).not.toContain('vs tsc_00000001');
+    expect(out).not.toMatch(/^\+\d+:/m);
   });
 });
