@@ -80,6 +80,7 @@ interface RunCliOptions extends Common {
   inlineThreshold?: string;
   timeout?: string;
   tee?: boolean;
+  shell?: string;
 }
 
 async function runAction(program: Command, args: string[], opts: RunCliOptions): Promise<number> {
@@ -88,7 +89,7 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
   let source: 'command' | 'shell' | 'stdin';
   if (opts.command !== undefined) {
     if (args.length > 0) throw new CtxwrapError(`-c takes the whole command as one string; got extra arguments: ${args.join(' ')}`);
-    command = ['/bin/sh', '-c', opts.command];
+    command = [config.shell, '-c', opts.command];
     source = 'shell';
   } else if (args.length === 1 && args[0] === '-') {
     command = [];
@@ -147,6 +148,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .usage("[options] -- <command> [args...]  |  -c '<shell string>'  |  -")
     .argument('[command...]', 'the command and its arguments (after --), or - to read stdin')
     .option('-c, --command <string>', 'run a shell string through /bin/sh -c (pipelines, &&, redirections)')
+    .option('--shell <shell>', 'the shell that runs -c, e.g. bash (env CTXWRAP_SHELL, default /bin/sh)')
     .option('--name <name>', 'name the result (the id starts with it); useful with -')
     .option('--budget <chars>', 'most characters the summary prints (env CTXWRAP_BUDGET, default 2000)')
     .option('--tail-ratio <ratio>', 'share of head+tail room for the tail, 0 to 1 (default 0.7)')
