@@ -174,6 +174,17 @@ export function buildProgram(setExit: (code: number) => void): Command {
     setExit(await showResult({ runDir: runDirOf(program, opts), id, print: (t) => out(colorize(t)) }));
   });
 
+  // Issue 5: agents (prompt, hook, init) and people (open, completion).
+  program
+    .command('prompt')
+    .description('print the instructions that teach an agent to use ctxwrap (for a system prompt or CLAUDE.md)')
+    .addOption(new Option('--format <format>', 'markdown or plain').default('markdown'))
+    .addHelpText('after', '\nExamples:\n  ctxwrap prompt >> AGENTS.md\n  ctxwrap prompt --format plain')
+    .action(async (opts: { format: string }) => {
+      const { printPrompt } = await import('./commands/prompt.js');
+      setExit(printPrompt({ format: opts.format, print: out }));
+    });
+
   return program;
 }
 
