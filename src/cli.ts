@@ -185,7 +185,50 @@ export function buildProgram(setExit: (code: number) => void): Command {
       setExit(printPrompt({ format: opts.format, print: out }));
     });
 
+  program
+    .command('hook')
+    .description('the agent hook: rewrite the agent\'s shell commands to run through ctxwrap (see init)')
+    .argument('<agent>', 'which agent calls it: claude')
+    .option('--explain', 'print why the command is wrapped or left alone, instead of the hook\'s JSON')
+    .addHelpText(
+      'after',
+      `\nReads the hook's JSON on stdin, as Claude Code sends it. Example:\n  echo '{"session_id":"abc","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test"}}' | ctxwrap hook claude --explain`,
+    )
+    .action(async (agent: string, opts: { explain?: boolean }) => {
+      const input = await readStdin(HOOK_STDIN_LIMIT, HOOK_STDIN_DEADLINE_MS);
+      const { runHook } = await import('./commands/hook.js');
+      setExit(
+        runHook({ agent, input, env: process.env, scriptPath: process.argv[1] ?? '', explain: opts.explain === true, print: out }),
+      );
+    });
+
   return program;
+}
+
+const HOOK_STDIN_LIMIT = 16 * 1024 * 1024;
+const HOOK_STDIN_DEADLINE_MS = 5000;
+
+/** Reads stdin whole, up to `limit` bytes and `deadlineMs`; past either it gives '' (the hook then does nothing). */
+function readStdin(limit: number, deadlineMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (text: string) => {
+      clearTimeout(timer);
+      process.stdin.removeAllListeners('data').removeAllListeners('end').removeAllListeners('error');
+      process.stdin.pause();
+      resolve(text);
+    };
+    const timer = setTimeout(() => done(''), deadlineMs);
+    timer.unref();
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) done('');
+      else chunks.push(chunk);
+    });
+    process.stdin.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', () => done(''));
+  });
 }
 
 /** Entry point: parses argv, runs the command, exits with its status. */
