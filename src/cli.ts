@@ -202,6 +202,20 @@ export function buildProgram(setExit: (code: number) => void): Command {
       );
     });
 
+  program
+    .command('init')
+    .description('set an agent up to use ctxwrap: its hook and the instructions (Claude Code: settings.json, CLAUDE.md)')
+    .argument('<agent>', 'which agent: claude')
+    .option('--global', "the user's settings (~/.claude) instead of the project's (./.claude)")
+    .option('--uninstall', 'remove what init installed, keeping everything else')
+    .addHelpText('after', '\nExamples:\n  ctxwrap init claude\n  ctxwrap init claude --global\n  ctxwrap init claude --uninstall')
+    .action(async (agent: string, opts: { global?: boolean; uninstall?: boolean }) => {
+      const { initAgent } = await import('./commands/init.js');
+      const options = { global: opts.global === true, uninstall: opts.uninstall === true };
+      const scriptPath = process.argv[1] ?? '';
+      setExit(initAgent({ agent, ...options, cwd: process.cwd(), env: process.env, scriptPath, print: out }));
+    });
+
   return program;
 }
 
