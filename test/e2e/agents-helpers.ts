@@ -61,6 +61,6 @@ export function sh(line: string, opts: SpawnSyncOptions & { input?: string } = {
 /** The subcommands `ctxwrap --help` lists. */
 export function subcommands(env?: NodeJS.ProcessEnv): string[] {
   const help = ctxwrap(['--help'], env ? { env } : {}).stdout;
-  const section = help.split(/\nCommands:\n/)[1] ?? '';
+  const section = (help.split(/\nCommands:\n/)[1] ?? '').split(/\n\n/)[0] ?? '';
   return [...section.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1] as string).filter((c) => c !== 'help');
 }
