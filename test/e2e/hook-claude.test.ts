@@ -65,6 +65,7 @@ describe('ctxwrap hook claude: the rewritten command behaves as the original', (
     ['plain', 'echo "hello world"'],
     ['quotes', `printf '%s|%s\\n' 'it'\\''s "single"' "double \\"quoted\\" \\$x"`],
     ['$VARS', `X=41; echo "$((X + 1)) $X" '$X' "\${HOME:+home set}"`],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
     ['a heredoc', "cat <<EOF\nexpanded: ${#HOME} chars\nEOF\ncat <<'RAW'\nraw: $HOME `id`\nRAW"],
     ['&& and ||', 'true && echo and-ran || echo or-skipped; false && echo and-skipped || echo or-ran'],
     ['pipes', "printf 'b\\na\\nc\\n' | sort | head -n 2 | tr a-z A-Z"],
@@ -72,6 +73,7 @@ describe('ctxwrap hook claude: the rewritten command behaves as the original', (
     ['an exit status', 'echo bye; exit 7'],
     ['stderr', 'echo out; sleep 0.2; echo err >&2; exit 2'],
     ['a leading cd', 'cd / && pwd && ls -d tmp'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
     ['bash syntax', '[[ -n "$HOME" ]] && echo "yes {1..3}" {1..3}; arr=(a b); echo "${arr[1]}"'],
     ['no final newline', "printf 'no newline'"],
     ['odd characters', "echo 'tab\there, ✓ unicode, a \\\\ backslash and a '\\''quote'\\'"],

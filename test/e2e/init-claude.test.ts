@@ -166,7 +166,8 @@ describe('ctxwrap init claude', () => {
     expect(ctxwrap(['init', 'cursor'], { env: box.env, cwd: project })).toEqual({
       code: 2,
       stdout: '',
-      stderr: "ctxwrap: init takes claude (got 'cursor')\n",
+      stderr:
+        "ctxwrap: command-argument value 'cursor' is invalid for argument 'agent'. Allowed choices are claude. (see ctxwrap --help)\n",
     });
   });
 });

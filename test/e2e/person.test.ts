@@ -90,6 +90,7 @@ function bashComplete(line: string, env: NodeJS.ProcessEnv): string[] {
     `COMP_LINE=${JSON.stringify(line)}`,
     `COMP_POINT=${line.length}`,
     '_ctxwrap',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash syntax
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
   const file = join(box.root, 'complete.bash');

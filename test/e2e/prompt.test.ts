@@ -33,7 +33,8 @@ describe('ctxwrap prompt', () => {
     expect(ctxwrap(['prompt', '--format', 'html'], { env: box.env })).toEqual({
       code: 2,
       stdout: '',
-      stderr: "ctxwrap: --format takes markdown or plain (got 'html')\n",
+      stderr:
+        "ctxwrap: option '--format <format>' argument 'html' is invalid. Allowed choices are markdown, plain. (see ctxwrap --help)\n",
     });
   });
 
