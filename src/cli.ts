@@ -198,7 +198,15 @@ export function buildProgram(setExit: (code: number) => void): Command {
       const input = await readStdin(HOOK_STDIN_LIMIT, HOOK_STDIN_DEADLINE_MS);
       const { runHook } = await import('./commands/hook.js');
       setExit(
-        runHook({ agent, input, env: process.env, scriptPath: process.argv[1] ?? '', explain: opts.explain === true, print: out }),
+        runHook({
+          agent,
+          input,
+          env: process.env,
+          scriptPath: process.argv[1] ?? '',
+          parentPid: process.ppid,
+          explain: opts.explain === true,
+          print: out,
+        }),
       );
     });
 

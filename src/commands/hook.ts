@@ -9,7 +9,7 @@ import { appendFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { CtxwrapError } from '../errors.js';
 import { decide, type PreToolUseInput, SESSION_ID_PATTERN, shellQuote } from '../hook/claude-hook.js';
-import { loadBashRules, settingsFiles } from '../hook/permission-rules.js';
+import { ancestorsAddRules, loadBashRules, settingsFiles } from '../hook/permission-rules.js';
 import { resolveRunDir } from '../store/run-dir.js';
 
 export interface HookOptions {
@@ -20,6 +20,8 @@ export interface HookOptions {
   env: NodeJS.ProcessEnv;
   /** The path of the running ctxwrap script (process.argv[1]). */
   scriptPath: string;
+  /** The hook's parent process, to see whether Claude Code was started with rule flags. */
+  parentPid: number;
   /** Print why the command is wrapped or left alone, in words, instead of the JSON answer. */
   explain?: boolean;
   print: (text: string) => void;
@@ -44,7 +46,9 @@ export function runHook(opts: HookOptions): number {
       self: selfCommand(opts.scriptPath, opts.env),
       sessionDir: (id) => sessionRunDir(opts.env, id),
       shell: agentShell(opts.env),
-      rules: loadBashRules(settingsFiles(opts.env, typeof input.cwd === 'string' ? input.cwd : undefined)),
+      rules: ancestorsAddRules(opts.parentPid)
+        ? undefined
+        : loadBashRules(settingsFiles(opts.env, typeof input.cwd === 'string' ? input.cwd : undefined)),
     });
     if ('leave' in decision) return explainOr(opts, `leave alone: ${decision.leave}`);
     if (opts.explain) {

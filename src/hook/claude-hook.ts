@@ -33,7 +33,7 @@ export interface WrapContext {
   sessionDir: (sessionId: string) => string;
   /** The shell Claude Code runs Bash commands in (`bash` or `zsh`). */
   shell: string;
-  /** The user's Bash permission rules; undefined when they could not be read. */
+  /** The user's Bash permission rules; undefined when they are unknown (unreadable, or given by flags). */
   rules: BashRules | undefined;
 }
 
@@ -65,7 +65,7 @@ export function decide(input: PreToolUseInput, ctx: WrapContext): Decision {
   }
   if (typeof input.session_id !== 'string' || !SESSION_ID_PATTERN.test(input.session_id))
     return { leave: 'no valid session id' };
-  if (ctx.rules === undefined) return { leave: 'the permission rules could not be read' };
+  if (ctx.rules === undefined) return { leave: 'the permission rules are unknown' };
 
   let parsed: ParsedLine;
   try {

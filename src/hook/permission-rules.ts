@@ -95,3 +95,34 @@ export function ruleMightMatch(rule: string, texts: string[]): boolean {
   const haystack = texts.map((t) => t.toLowerCase());
   return pieces.every((piece) => haystack.some((t) => t.includes(piece)));
 }
+
+/** Claude Code flags that bring permission rules the settings files do not show. */
+const RULE_FLAGS = ['--disallowedTools', '--disallowed-tools', '--settings'];
+
+/**
+ * True when a process above the hook (Claude Code, up to a few levels up) was started with
+ * flags that add permission rules no settings file shows: the rules are then unknown. Reads
+ * `/proc`; where there is none, it cannot tell and says false.
+ */
+export function ancestorsAddRules(
+  pid: number,
+  proc = '/proc',
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): boolean {
+  for (let depth = 0; depth < 6 && pid > 1; depth++) {
+    let args: string[];
+    let stat: string;
+    try {
+      args = read(join(proc, String(pid), 'cmdline')).split('\0');
+      stat = read(join(proc, String(pid), 'stat'));
+    } catch {
+      return false;
+    }
+    if (args.some((a) => RULE_FLAGS.some((f) => a === f || a.startsWith(`${f}=`)))) return true;
+    // The parent pid is the second field after the command name, which is in parentheses.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isInteger(ppid)) return false;
+    pid = ppid;
+  }
+  return false;
+}

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ctxwrap, sandbox, sh } from './agents-helpers.js';
+import { CLI, ctxwrap, sandbox, sh } from './agents-helpers.js';
 
 const SESSION = '6f1c2a4e-8d3b-4c1e-9a7f-0b2d5e8c9a10';
 let box: ReturnType<typeof sandbox>;
@@ -151,6 +151,23 @@ describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
     expect(
       JSON.parse(hook(payload('npm run lint')).stdout).hookSpecificOutput.updatedInput.command,
     ).toContain('-c');
+  });
+
+  it('everything when Claude Code was started with rules no settings file shows (--disallowedTools)', () => {
+    // The hook's parent is a shell started with the flag, as Claude Code's own process would be.
+    const parent = `"${process.execPath}" "${CLI}" hook claude; true`;
+    const r = sh(`sh -c '${parent}' claude --disallowedTools 'Bash(rm:*)'`, {
+      input: payload('rm -rf build'),
+      env,
+      cwd: project,
+    });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    const plain = sh(`sh -c '${parent}' claude --model opus`, {
+      input: payload('rm -rf build'),
+      env,
+      cwd: project,
+    });
+    expect(JSON.parse(plain.stdout).hookSpecificOutput.updatedInput.command).toContain("-c 'rm -rf build'");
   });
 
   it('everything while a settings file cannot be parsed', () => {

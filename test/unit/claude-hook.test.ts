@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide, type PreToolUseInput, shellQuote, type WrapContext } from '../../src/hook/claude-hook.js';
-import { loadBashRules, ruleMightMatch } from '../../src/hook/permission-rules.js';
+import { ancestorsAddRules, loadBashRules, ruleMightMatch } from '../../src/hook/permission-rules.js';
 
 const ctx = (rules: Partial<WrapContext['rules']> = {}): WrapContext => ({
   self: 'ctxwrap',
@@ -92,9 +92,9 @@ describe('decide: leaves alone', () => {
     expect('leave' in d && d.leave).toMatch(why);
   });
 
-  it('when the permission rules could not be read', () => {
+  it('when the permission rules are unknown', () => {
     expect(decide(input('npm test'), { ...ctx(), rules: undefined })).toEqual({
-      leave: 'the permission rules could not be read',
+      leave: 'the permission rules are unknown',
     });
   });
 
@@ -179,5 +179,27 @@ describe('shellQuote', () => {
     ['', "''"],
   ])('%j → %s', (text, expected) => {
     expect(shellQuote(text)).toBe(expected);
+  });
+});
+
+describe('ancestorsAddRules', () => {
+  /** A fake /proc: pid → [cmdline args, parent pid]. */
+  const proc = (table: Record<number, [string[], number]>) => (path: string) => {
+    const [, pid, file] = /\/proc\/(\d+)\/(\w+)$/.exec(path) ?? [];
+    const entry = table[Number(pid)];
+    if (!entry) throw Object.assign(new Error('gone'), { code: 'ENOENT' });
+    return file === 'cmdline' ? `${entry[0].join('\0')}\0` : `${pid} (x y) S ${entry[1]} 1 1`;
+  };
+
+  it.each([
+    [
+      { 10: [['sh', '-c', 'ctxwrap hook claude'], 9], 9: [['claude', '--disallowedTools', 'Bash(rm:*)'], 1] },
+      true,
+    ],
+    [{ 10: [['bash'], 9], 9: [['node', 'claude', '--settings=/x.json'], 1] }, true],
+    [{ 10: [['sh'], 9], 9: [['claude', '--model', 'opus'], 1] }, false],
+    [{ 10: [['sh'], 9] }, false],
+  ] as [Record<number, [string[], number]>, boolean][])('%j → %s', (table, expected) => {
+    expect(ancestorsAddRules(10, '/proc', proc(table))).toBe(expected);
   });
 });
