@@ -4,7 +4,7 @@
  * wrapped run loads nothing it does not use.
  */
 import chalk from 'chalk';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { resolveRunConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
@@ -81,6 +81,7 @@ interface RunCliOptions extends Common {
   inlineThreshold?: string;
   timeout?: string;
   tee?: boolean;
+  shell?: string;
 }
 
 async function runAction(program: Command, args: string[], opts: RunCliOptions): Promise<number> {
@@ -92,7 +93,7 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
       throw new CtxwrapError(
         `-c takes the whole command as one string; got extra arguments: ${args.join(' ')}`,
       );
-    command = ['/bin/sh', '-c', opts.command];
+    command = [config.shell, '-c', opts.command];
     source = 'shell';
   } else if (args.length === 1 && args[0] === '-') {
     command = [];
@@ -153,6 +154,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .usage("[options] -- <command> [args...]  |  -c '<shell string>'  |  -")
     .argument('[command...]', 'the command and its arguments (after --), or - to read stdin')
     .option('-c, --command <string>', 'run a shell string through /bin/sh -c (pipelines, &&, redirections)')
+    .option('--shell <shell>', 'the shell that runs -c, e.g. bash (env CTXWRAP_SHELL, default /bin/sh)')
     .option('--name <name>', 'name the result (the id starts with it); useful with -')
     .option('--budget <chars>', 'most characters the summary prints (env CTXWRAP_BUDGET, default 2000)')
     .option('--tail-ratio <ratio>', 'share of head+tail room for the tail, 0 to 1 (default 0.7)')
@@ -178,7 +180,168 @@ export function buildProgram(setExit: (code: number) => void): Command {
     setExit(await showResult({ runDir: runDirOf(program, opts), id, print: (t) => out(colorize(t)) }));
   });
 
+  // Issue 5: agents (prompt, hook, init) and people (open, completion).
+  program
+    .command('prompt')
+    .description(
+      'print the instructions that teach an agent to use ctxwrap (for a system prompt or CLAUDE.md)',
+    )
+    .addOption(
+      new Option('--format <format>', 'markdown or plain').choices(['markdown', 'plain']).default('markdown'),
+    )
+    .addHelpText('after', '\nExamples:\n  ctxwrap prompt >> AGENTS.md\n  ctxwrap prompt --format plain')
+    .action(async (opts: { format: string }) => {
+      const { printPrompt } = await import('./commands/prompt.js');
+      setExit(printPrompt({ format: opts.format, print: out }));
+    });
+
+  program
+    .command('hook')
+    .description("the agent hook: rewrite the agent's shell commands to run through ctxwrap (see init)")
+    .addArgument(new Argument('<agent>', 'which agent calls it').choices(['claude']))
+    .option('--explain', "print why the command is wrapped or left alone, instead of the hook's JSON")
+    .addHelpText(
+      'after',
+      `\nExample (the hook reads the JSON Claude Code sends on stdin):\n  echo '{"session_id":"abc","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test"}}' | ctxwrap hook claude --explain`,
+    )
+    .action(async (agent: string, opts: { explain?: boolean }) => {
+      const input = await readStdin(HOOK_STDIN_LIMIT, HOOK_STDIN_DEADLINE_MS);
+      const { runHook } = await import('./commands/hook.js');
+      setExit(
+        runHook({
+          agent,
+          input,
+          env: process.env,
+          scriptPath: process.argv[1] ?? '',
+          parentPid: process.ppid,
+          explain: opts.explain === true,
+          print: out,
+        }),
+      );
+    });
+
+  program
+    .command('init')
+    .description(
+      'set an agent up to use ctxwrap: its hook and the instructions (Claude Code: settings.json, CLAUDE.md)',
+    )
+    .addArgument(new Argument('<agent>', 'which agent').choices(['claude']))
+    .option('--global', "the user's settings (~/.claude) instead of the project's (./.claude)")
+    .option('--uninstall', 'remove what init installed, keeping everything else')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ctxwrap init claude\n  ctxwrap init claude --global\n  ctxwrap init claude --uninstall',
+    )
+    .action(async (agent: string, opts: { global?: boolean; uninstall?: boolean }) => {
+      const { initAgent } = await import('./commands/init.js');
+      const options = { global: opts.global === true, uninstall: opts.uninstall === true };
+      const scriptPath = process.argv[1] ?? '';
+      setExit(initAgent({ agent, ...options, cwd: process.cwd(), env: process.env, scriptPath, print: out }));
+    });
+
+  withRunDir(
+    program
+      .command('open')
+      .description(
+        'page a stored output whole with $PAGER (default less -R); streams it when not on a terminal',
+      )
+      .argument('<id>', 'the result id, as printed in the summary header')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  ctxwrap open npm_3f2a9c1b\n  PAGER=most ctxwrap open npm_3f2a9c1b',
+      ),
+  ).action(async (id: string, opts: Common) => {
+    const { openResult } = await import('./commands/open.js');
+    const isTTY = process.stdout.isTTY === true;
+    const runDir = runDirOf(program, opts);
+    setExit(await openResult({ runDir, id, isTTY, pager: process.env.PAGER, output: process.stdout }));
+  });
+
+  program
+    .command('completion')
+    .description('print a shell completion script for bash or zsh')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh']))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  eval "$(ctxwrap completion bash)"     # in ~/.bashrc\n  ctxwrap completion zsh > ~/.zfunc/_ctxwrap',
+    )
+    .action(async (shell: 'bash' | 'zsh') => {
+      const { completionScript } = await import('./completion.js');
+      out(completionScript(shell, programSpec(program)));
+      setExit(0);
+    });
+
+  program.addHelpText(
+    'after',
+    "\nExamples:\n  ctxwrap -- npm test\n  ctxwrap -c 'make 2>&1 | tail -n 50'\n  ctxwrap show npm_3f2a9c1b\n  ctxwrap init claude",
+  );
+
   return program;
+}
+
+/** The command tree as completion needs it: names, options, and what each first argument is. */
+function programSpec(program: Command): import('./completion.js').ProgramSpec {
+  const help = { names: ['-h', '--help'], description: 'display help', takesValue: false };
+  const optionsOf = (cmd: Command) => [
+    ...cmd.options
+      .filter((o) => !o.hidden)
+      .map((o) => ({
+        names: [o.short, o.long].filter((n): n is string => n !== undefined),
+        description: o.description,
+        takesValue: o.required || o.optional,
+        ...(o.argChoices ? { choices: o.argChoices } : {}),
+      })),
+    help,
+  ];
+  const argumentOf = (cmd: Command): import('./completion.js').CommandSpec['argument'] => {
+    const arg = cmd.registeredArguments[0];
+    if (arg === undefined) return undefined;
+    if (arg.argChoices) return { kind: 'choices', name: arg.name(), values: arg.argChoices };
+    if (arg.name() === 'id') return { kind: 'id' };
+    return arg.variadic ? { kind: 'command' } : { kind: 'any' };
+  };
+  return {
+    name: program.name(),
+    defaultCommand: 'run',
+    options: optionsOf(program),
+    commands: program.commands
+      .filter((c) => !(c as Command & { _hidden?: boolean })._hidden)
+      .map((c) => {
+        const argument = argumentOf(c);
+        return {
+          name: c.name(),
+          description: c.description(),
+          options: optionsOf(c),
+          ...(argument ? { argument } : {}),
+        };
+      }),
+  };
+}
+
+const HOOK_STDIN_LIMIT = 16 * 1024 * 1024;
+const HOOK_STDIN_DEADLINE_MS = 5000;
+
+/** Reads stdin whole, up to `limit` bytes and `deadlineMs`; past either it gives '' (the hook then does nothing). */
+function readStdin(limit: number, deadlineMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (text: string) => {
+      clearTimeout(timer);
+      process.stdin.removeAllListeners('data').removeAllListeners('end').removeAllListeners('error');
+      process.stdin.pause();
+      resolve(text);
+    };
+    const timer = setTimeout(() => done(''), deadlineMs);
+    timer.unref();
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) done('');
+      else chunks.push(chunk);
+    });
+    process.stdin.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', () => done(''));
+  });
 }
 
 /** Entry point: parses argv, runs the command, exits with its status. */

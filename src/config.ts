@@ -14,6 +14,7 @@ export interface RunFlags {
   tailRatio?: string;
   inlineThreshold?: string;
   timeout?: string;
+  shell?: string;
 }
 
 export interface RunConfig {
@@ -24,6 +25,8 @@ export interface RunConfig {
   timeoutMs?: number;
   killGraceMs: number;
   drainMs: number;
+  /** The shell that runs a `-c` string (`--shell`, env CTXWRAP_SHELL, default /bin/sh). */
+  shell: string;
 }
 
 /** After a forwarded SIGTERM or a timeout, how long the command has before SIGKILL. */
@@ -74,6 +77,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
       ? parseDuration(env.CTXWRAP_KILL_GRACE, 'CTXWRAP_KILL_GRACE')
       : DEFAULT_KILL_GRACE_MS,
     drainMs: env.CTXWRAP_DRAIN ? parseDuration(env.CTXWRAP_DRAIN, 'CTXWRAP_DRAIN') : DEFAULT_DRAIN_MS,
+    shell: pick(flags.shell, env.CTXWRAP_SHELL)[0] ?? '/bin/sh',
   };
   if (timeoutText !== undefined)
     config.timeoutMs = parseDuration(timeoutText, timeoutFrom === 'env' ? 'CTXWRAP_TIMEOUT' : '--timeout');

@@ -1,0 +1,176 @@
+/**
+ * `ctxwrap init claude [--global] [--uninstall]`: installs (or removes) the Claude Code hooks in
+ * `.claude/settings.json` (or the user's settings) and the instructions snippet in CLAUDE.md.
+ * A settings file is backed up before it is changed; running it twice changes nothing; removing
+ * it puts back what was there.
+ */
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
+import {
+  canonicalJson,
+  withBlock,
+  withCtxwrapHooks,
+  withoutBlock,
+  withoutCtxwrapHooks,
+} from '../hook/claude-settings.js';
+import { PROMPT_MARKDOWN } from '../prompt-text.js';
+import { reason } from '../store/run-dir.js';
+import { selfCommand } from './hook.js';
+
+export interface InitOptions {
+  agent: string;
+  /** The user's settings (`~/.claude`, or `$CLAUDE_CONFIG_DIR`) instead of the project's. */
+  global?: boolean;
+  uninstall?: boolean;
+  /** The project directory (the current directory). */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The running ctxwrap script, to name it in the hook command when `ctxwrap` is not on PATH. */
+  scriptPath: string;
+  print: (text: string) => void;
+}
+
+export const INIT_AGENTS = ['claude'] as const;
+
+export function initAgent(opts: InitOptions): number {
+  if (!(INIT_AGENTS as readonly string[]).includes(opts.agent)) {
+    throw new CtxwrapError(`init takes ${INIT_AGENTS.join(', ')} (got '${opts.agent}')`);
+  }
+  const config = opts.env.CLAUDE_CONFIG_DIR || join(opts.env.HOME || homedir(), '.claude');
+  const settingsFile = opts.global
+    ? join(config, 'settings.json')
+    : join(opts.cwd, '.claude', 'settings.json');
+  const memoryFile = opts.global ? join(config, 'CLAUDE.md') : join(opts.cwd, 'CLAUDE.md');
+  const command = `${selfCommand(opts.scriptPath, opts.env)} hook claude`;
+  if (opts.uninstall) {
+    opts.print(`${settingsFile}: ${uninstallHooks(settingsFile)}\n`);
+    opts.print(
+      `${memoryFile}: ${editText(memoryFile, withoutBlock, 'removed the ctxwrap instructions', 'no ctxwrap instructions')}\n`,
+    );
+    return 0;
+  }
+  opts.print(`${settingsFile}: ${installHooks(settingsFile, command)}\n`);
+  opts.print(
+    `${memoryFile}: ${editText(memoryFile, (t) => withBlock(t, PROMPT_MARKDOWN), 'wrote the ctxwrap instructions', 'instructions up to date')}\n`,
+  );
+  return 0;
+}
+
+const backupOf = (file: string) => `${file}.ctxwrap-backup`;
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CtxwrapError(`cannot read ${file}: ${reason(error)}`, EXIT_FAILURE);
+  }
+}
+
+function parseSettings(file: string, text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CtxwrapError(`${file} is not valid JSON; fix it by hand, then run this again`, EXIT_FAILURE);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CtxwrapError(
+      `${file} does not hold a JSON object; fix it by hand, then run this again`,
+      EXIT_FAILURE,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Writes through a temporary file and a rename, so that a reader never sees half a file. */
+function writeFile(file: string, text: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.ctxwrap-tmp-${process.pid}`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (error) {
+    throw new CtxwrapError(`cannot write ${file}: ${reason(error)}`, EXIT_FAILURE);
+  }
+}
+
+function installHooks(file: string, command: string): string {
+  const text = readText(file);
+  const next = withCtxwrapHooks(parseSettings(file, text), command, file);
+  if (next === undefined) return 'hooks already installed';
+  let backup = '';
+  if (text !== undefined) {
+    copyFileSync(file, backupOf(file));
+    backup = ` (backup: ${backupOf(file)})`;
+  }
+  writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
+  return `installed the PreToolUse (Bash) and SessionStart hooks running '${command}'${backup}`;
+}
+
+function uninstallHooks(file: string): string {
+  const text = readText(file);
+  if (text === undefined) return 'no settings file';
+  const next = withoutCtxwrapHooks(parseSettings(file, text), file);
+  if (next === undefined) return 'no ctxwrap hooks';
+  const backup = backupOf(file);
+  const saved = readText(backup);
+  if (saved !== undefined && sameJson(saved, next)) {
+    writeFile(file, saved);
+    unlinkSync(backup);
+    return `removed the ctxwrap hooks (restored ${backup})`;
+  }
+  if (Object.keys(next).length === 0 && saved === undefined) {
+    unlinkSync(file);
+    removeIfEmpty(dirname(file));
+    return 'removed the ctxwrap hooks (and the file, which ctxwrap had created)';
+  }
+  copyFileSync(file, backup);
+  writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
+  return `removed the ctxwrap hooks, kept every other setting (backup: ${backup})`;
+}
+
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return canonicalJson(JSON.parse(text)) === canonicalJson(value);
+  } catch {
+    return false;
+  }
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    /* not empty, or not ours to remove */
+  }
+}
+
+function editText(
+  file: string,
+  edit: (text: string) => string | undefined,
+  did: string,
+  unchanged: string,
+): string {
+  const text = readText(file);
+  const next = edit(text ?? '');
+  if (next === undefined) return unchanged;
+  if (next.trim() === '' && existsSync(file)) {
+    unlinkSync(file);
+    return `${did} (and the file, left empty)`;
+  }
+  writeFile(file, next);
+  return did;
+}

@@ -1,0 +1,223 @@
+// `ctxwrap hook claude` fed real Claude Code hook payloads; every rewritten command is run by a
+// real /bin/sh and must print and exit exactly as the original does under bash (Claude Code's
+// Bash tool), apart from ctxwrap's own summary line.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLI, ctxwrap, sandbox, sh } from './agents-helpers.js';
+
+const SESSION = '6f1c2a4e-8d3b-4c1e-9a7f-0b2d5e8c9a10';
+let box: ReturnType<typeof sandbox>;
+let project: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  box = sandbox();
+  project = join(box.root, 'project');
+  mkdirSync(project);
+  env = { ...box.env, SHELL: '/bin/bash', CLAUDE_PROJECT_DIR: project };
+});
+afterEach(() => box.cleanup());
+
+/** A PreToolUse payload as Claude Code sends it for the Bash tool. */
+function payload(command: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: SESSION,
+    transcript_path: join(box.home, '.claude', 'projects', 'p', `${SESSION}.jsonl`),
+    cwd: project,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command, description: 'Run it', timeout: 120000 },
+    tool_use_id: 'toolu_01ABCDEF',
+    ...extra,
+  });
+}
+
+function hook(input: string, hookEnv: NodeJS.ProcessEnv = env) {
+  return ctxwrap(['hook', 'claude'], { input, env: hookEnv, cwd: project });
+}
+
+/** The rewritten command from the hook's answer. */
+function rewrite(command: string): string {
+  const r = hook(payload(command));
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('');
+  const answer = JSON.parse(r.stdout);
+  expect(Object.keys(answer)).toEqual(['hookSpecificOutput']);
+  expect(answer.hookSpecificOutput.hookEventName).toBe('PreToolUse');
+  expect(answer.hookSpecificOutput).not.toHaveProperty('permissionDecision');
+  expect(answer.hookSpecificOutput.updatedInput).toEqual({
+    command: answer.hookSpecificOutput.updatedInput.command,
+    description: 'Run it',
+    timeout: 120000,
+  });
+  return answer.hookSpecificOutput.updatedInput.command;
+}
+
+/** What a command prints (stdout and stderr together) and its exit status, as a shell reports it. */
+function outcome(shellLine: string): string {
+  const r = sh(`{\n${shellLine}\n} 2>&1; echo "[status $?]"`, { env, cwd: project });
+  return r.stdout;
+}
+
+describe('ctxwrap hook claude: the rewritten command behaves as the original', () => {
+  it.each([
+    ['plain', 'echo "hello world"'],
+    ['quotes', `printf '%s|%s\\n' 'it'\\''s "single"' "double \\"quoted\\" \\$x"`],
+    ['$VARS', `X=41; echo "$((X + 1)) $X" '$X' "\${HOME:+home set}"`],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
+    ['a heredoc', "cat <<EOF\nexpanded: ${#HOME} chars\nEOF\ncat <<'RAW'\nraw: $HOME `id`\nRAW"],
+    ['&& and ||', 'true && echo and-ran || echo or-skipped; false && echo and-skipped || echo or-ran'],
+    ['pipes', "printf 'b\\na\\nc\\n' | sort | head -n 2 | tr a-z A-Z"],
+    ['a subshell and $?', '(echo inside; exit 3); echo "after $?"'],
+    ['an exit status', 'echo bye; exit 7'],
+    ['stderr', 'echo out; sleep 0.2; echo err >&2; exit 2'],
+    ['a leading cd', 'cd / && pwd && ls -d tmp'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax
+    ['bash syntax', '[[ -n "$HOME" ]] && echo "yes {1..3}" {1..3}; arr=(a b); echo "${arr[1]}"'],
+    ['no final newline', "printf 'no newline'"],
+    ['odd characters', "echo 'tab\there, ✓ unicode, a \\\\ backslash and a '\\''quote'\\'"],
+    ['comments and lines', 'echo one # a comment\necho two\n'],
+    ['a signal', 'echo before; kill -TERM $$'],
+    ['a command not found', 'no-such-command-xyz; sleep 0.2; echo "status $?"'],
+  ])('%s', (_what, command) => {
+    const wrapped = rewrite(command);
+    expect(wrapped).toContain(' -c ');
+    let want = sh(`{\nbash -c "$CTXWRAP_TEST_ORIGINAL"\n} 2>&1; echo "[status $?]"`, {
+      env: { ...env, CTXWRAP_TEST_ORIGINAL: command },
+      cwd: project,
+    }).stdout;
+    const lines = outcome(wrapped).split('\n');
+    const own = lines.filter((l) => /^\[ctxwrap \S+\] exit \d+/.test(l));
+    const got = lines.filter((l) => !own.includes(l)).join('\n');
+    // Known differences, all in ctxwrap's own lines: its summary ends with a newline, and it
+    // (not the calling shell) reports a command killed by a signal.
+    want = want.replace(/([^\n])\[status /, '$1\n[status ');
+    if (want.includes('\nTerminated\n')) {
+      want = want.replace('\nTerminated\n', '\n');
+      expect(own.join('\n')).toMatch(/exit 143 \(killed by SIGTERM\)/);
+    }
+    expect(got).toBe(want);
+    expect(own.length).toBe(want.endsWith('[status 0]\n') ? 0 : 1);
+  });
+
+  it('stores each wrapped run in the session’s own run directory', () => {
+    const wrapped = rewrite('echo stored');
+    expect(outcome(wrapped)).toBe('stored\n[status 0]\n');
+    const results = join(box.runDir, 'sessions', SESSION, 'tool_results');
+    const metas = readdirSync(results).filter((f) => /^echo_[0-9a-f]{8}\.json$/.test(f));
+    expect(metas).toHaveLength(1);
+    const meta = JSON.parse(readFileSync(join(results, metas[0] as string), 'utf8'));
+    expect(meta.command).toEqual(['bash', '-c', 'echo stored']);
+    expect(meta.cwd).toBe(project);
+    expect(readFileSync(join(results, (metas[0] as string).replace('.json', '.txt')), 'utf8')).toBe(
+      'stored\n',
+    );
+  });
+});
+
+describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
+  it.each([
+    ['an already wrapped command', () => payload('ctxwrap -- npm test')],
+    ['a background command', () => payload('npm run dev &')],
+    ['an editor', () => payload('vim README.md')],
+    ['tail -f', () => payload('tail -f /var/log/syslog')],
+    ['a dev server', () => payload('npm run dev')],
+    ['an unparsable command', () => payload('echo "unterminated')],
+    ['another tool', () => payload('x', { tool_name: 'Read', tool_input: { file_path: '/etc/hosts' } })],
+    ['a bad session id', () => payload('npm test', { session_id: '../../../tmp/x' })],
+    ['plan mode', () => payload('npm test', { permission_mode: 'plan' })],
+    ['input that is not JSON', () => '{"session_id": '],
+    ['empty input', () => ''],
+    ['a JSON array', () => '[1, 2]'],
+  ])('%s', (_what, input) => {
+    expect(hook(input())).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('a command a deny, ask or allow rule in any settings file may match', () => {
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(
+      join(project, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] } }),
+    );
+    mkdirSync(join(box.home, '.claude'));
+    writeFileSync(
+      join(box.home, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { ask: ['Bash(git push:*)'], allow: ['Bash(npm test)'] } }),
+    );
+    for (const command of ['rm -rf build', 'git fetch && git push', 'npm test']) {
+      expect(hook(payload(command))).toEqual({ code: 0, stdout: '', stderr: '' });
+    }
+    expect(
+      JSON.parse(hook(payload('npm run lint')).stdout).hookSpecificOutput.updatedInput.command,
+    ).toContain('-c');
+  });
+
+  it('everything when Claude Code was started with rules no settings file shows (--disallowedTools)', () => {
+    // The hook's parent is a shell started with the flag, as Claude Code's own process would be.
+    const parent = `"${process.execPath}" "${CLI}" hook claude; true`;
+    const r = sh(`sh -c '${parent}' claude --disallowedTools 'Bash(rm:*)'`, {
+      input: payload('rm -rf build'),
+      env,
+      cwd: project,
+    });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    const plain = sh(`sh -c '${parent}' claude --model opus`, {
+      input: payload('rm -rf build'),
+      env,
+      cwd: project,
+    });
+    expect(JSON.parse(plain.stdout).hookSpecificOutput.updatedInput.command).toContain("-c 'rm -rf build'");
+  });
+
+  it('everything while a settings file cannot be parsed', () => {
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(join(project, '.claude', 'settings.local.json'), '{ "permissions": ');
+    expect(hook(payload('npm run lint'))).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('explains its decision with --explain', () => {
+    const r = ctxwrap(['hook', 'claude', '--explain'], { input: payload('vim x'), env, cwd: project });
+    expect(r).toEqual({ code: 0, stdout: 'leave alone: vim needs a terminal\n', stderr: '' });
+  });
+});
+
+describe('ctxwrap hook claude on SessionStart', () => {
+  it('exports the session’s run directory to the session’s Bash commands through CLAUDE_ENV_FILE', () => {
+    const envFile = join(box.root, 'session-env.sh');
+    const start = JSON.stringify({
+      session_id: SESSION,
+      cwd: project,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    expect(hook(start, { ...env, CLAUDE_ENV_FILE: envFile })).toEqual({ code: 0, stdout: '', stderr: '' });
+    const dir = join(box.runDir, 'sessions', SESSION);
+    expect(readFileSync(envFile, 'utf8')).toBe(`export CTXWRAP_RUN_DIR=${dir}\n`);
+    // A command the agent runs itself then finds the session's results by id.
+    const wrapped = rewrite('echo by-id');
+    const id = /\[ctxwrap (\S+)\]/.exec(sh(`${wrapped}; exit 1`, { env, cwd: project }).stdout)?.[1];
+    expect(id === undefined || existsSync(join(dir, 'tool_results', `${id}.json`))).toBe(true);
+    const shown = sh(
+      `. "${envFile}" && ctxwrap show "$(basename "$(ls "$CTXWRAP_RUN_DIR"/tool_results/echo_*.summary.txt)" .summary.txt)"`,
+      {
+        env,
+        cwd: project,
+      },
+    );
+    expect(shown).toEqual({ code: 0, stdout: 'by-id\n', stderr: '' });
+  });
+
+  it('writes nothing without CLAUDE_ENV_FILE or with a bad session id', () => {
+    const start = (id: string) =>
+      JSON.stringify({ session_id: id, hook_event_name: 'SessionStart', source: 'startup' });
+    expect(hook(start(SESSION))).toEqual({ code: 0, stdout: '', stderr: '' });
+    const envFile = join(box.root, 'env.sh');
+    expect(hook(start('a/../b'), { ...env, CLAUDE_ENV_FILE: envFile })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(existsSync(envFile)).toBe(false);
+  });
+});

@@ -1,0 +1,173 @@
+// `ctxwrap init claude` on a temp project (and a temp HOME for --global): installs the hooks and
+// the instructions, changes nothing the second time, and --uninstall puts back what was there.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BLOCK_END, BLOCK_START } from '../../src/hook/claude-settings.js';
+import { PROMPT_MARKDOWN } from '../../src/prompt-text.js';
+import { ctxwrap, sandbox, sh } from './agents-helpers.js';
+
+let box: ReturnType<typeof sandbox>;
+let project: string;
+beforeEach(() => {
+  box = sandbox();
+  project = join(box.root, 'project');
+  mkdirSync(project);
+});
+afterEach(() => box.cleanup());
+
+const init = (...args: string[]) => ctxwrap(['init', 'claude', ...args], { env: box.env, cwd: project });
+const read = (path: string) => readFileSync(path, 'utf8');
+const settingsPath = () => join(project, '.claude', 'settings.json');
+const memoryPath = () => join(project, 'CLAUDE.md');
+
+const OTHER_SETTINGS = `{
+    "permissions": { "allow": ["Bash(ls)"], "deny": ["Bash(rm:*)"] },
+    "hooks": {
+        "PreToolUse": [{ "matcher": "Edit", "hooks": [{ "type": "command", "command": "echo edit" }] }],
+        "Stop": [{ "hooks": [{ "type": "command", "command": "echo stop" }] }]
+    },
+    "model": "opus"
+}
+`;
+
+describe('ctxwrap init claude', () => {
+  it('sets up a project from nothing, and --uninstall leaves nothing behind', () => {
+    const r = init();
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      `${settingsPath()}: installed the PreToolUse (Bash) and SessionStart hooks running 'ctxwrap hook claude'\n` +
+        `${memoryPath()}: wrote the ctxwrap instructions\n`,
+    );
+    const hook = { type: 'command', command: 'ctxwrap hook claude', timeout: 10 };
+    expect(JSON.parse(read(settingsPath()))).toEqual({
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook] }], SessionStart: [{ hooks: [hook] }] },
+    });
+    expect(read(memoryPath())).toBe(`${BLOCK_START}\n${PROMPT_MARKDOWN}${BLOCK_END}\n`);
+    expect(existsSync(`${settingsPath()}.ctxwrap-backup`)).toBe(false);
+
+    expect(init('--uninstall')).toEqual({
+      code: 0,
+      stdout:
+        `${settingsPath()}: removed the ctxwrap hooks (and the file, which ctxwrap had created)\n` +
+        `${memoryPath()}: removed the ctxwrap instructions (and the file, left empty)\n`,
+      stderr: '',
+    });
+    expect(existsSync(join(project, '.claude'))).toBe(false);
+    expect(existsSync(memoryPath())).toBe(false);
+  });
+
+  it('keeps every other key and hook, backs the settings up, changes nothing the second time, and restores them byte for byte', () => {
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(settingsPath(), OTHER_SETTINGS);
+    writeFileSync(memoryPath(), '# Project\n\nUse pnpm.\n');
+    expect(init().code).toBe(0);
+    expect(read(`${settingsPath()}.ctxwrap-backup`)).toBe(OTHER_SETTINGS);
+    const installed = JSON.parse(read(settingsPath()));
+    const before = JSON.parse(OTHER_SETTINGS);
+    expect(installed.permissions).toEqual(before.permissions);
+    expect(installed.model).toBe('opus');
+    expect(installed.hooks.Stop).toEqual(before.hooks.Stop);
+    expect(installed.hooks.PreToolUse[0]).toEqual(before.hooks.PreToolUse[0]);
+    expect(installed.hooks.PreToolUse[1].matcher).toBe('Bash');
+    expect(read(memoryPath())).toBe(
+      `# Project\n\nUse pnpm.\n\n${BLOCK_START}\n${PROMPT_MARKDOWN}${BLOCK_END}\n`,
+    );
+
+    const settingsText = read(settingsPath());
+    const memoryText = read(memoryPath());
+    expect(init()).toEqual({
+      code: 0,
+      stdout: `${settingsPath()}: hooks already installed\n${memoryPath()}: instructions up to date\n`,
+      stderr: '',
+    });
+    expect(read(settingsPath())).toBe(settingsText);
+    expect(read(memoryPath())).toBe(memoryText);
+
+    expect(init('--uninstall').code).toBe(0);
+    expect(read(settingsPath())).toBe(OTHER_SETTINGS);
+    expect(read(memoryPath())).toBe('# Project\n\nUse pnpm.\n');
+    expect(existsSync(`${settingsPath()}.ctxwrap-backup`)).toBe(false);
+    expect(init('--uninstall').stdout).toBe(
+      `${settingsPath()}: no ctxwrap hooks\n${memoryPath()}: no ctxwrap instructions\n`,
+    );
+  });
+
+  it('replaces an old instructions block in place', () => {
+    writeFileSync(memoryPath(), `# Top\n\n${BLOCK_START}\nold words\n${BLOCK_END}\n\n# Bottom\n`);
+    expect(init().code).toBe(0);
+    expect(read(memoryPath())).toBe(`# Top\n\n${BLOCK_START}\n${PROMPT_MARKDOWN}${BLOCK_END}\n\n# Bottom\n`);
+  });
+
+  it('on uninstall keeps settings changed since, removing only its own hooks', () => {
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(settingsPath(), OTHER_SETTINGS);
+    init();
+    const changed = JSON.parse(read(settingsPath()));
+    changed.model = 'sonnet';
+    writeFileSync(settingsPath(), JSON.stringify(changed));
+    expect(init('--uninstall').code).toBe(0);
+    expect(JSON.parse(read(settingsPath()))).toEqual({ ...JSON.parse(OTHER_SETTINGS), model: 'sonnet' });
+  });
+
+  it('with --global, sets up the user settings under HOME and leaves the project alone', () => {
+    const r = init('--global');
+    expect(r.code).toBe(0);
+    const user = join(box.home, '.claude');
+    expect(JSON.parse(read(join(user, 'settings.json'))).hooks.PreToolUse[0].hooks[0].command).toBe(
+      'ctxwrap hook claude',
+    );
+    expect(read(join(user, 'CLAUDE.md'))).toContain(PROMPT_MARKDOWN);
+    expect(existsSync(join(project, '.claude'))).toBe(false);
+    expect(existsSync(memoryPath())).toBe(false);
+    expect(init('--global', '--uninstall').code).toBe(0);
+    expect(existsSync(join(user, 'settings.json'))).toBe(false);
+    expect(existsSync(join(user, 'CLAUDE.md'))).toBe(false);
+  });
+
+  it('names ctxwrap by its path when it is not on PATH', () => {
+    const r = ctxwrap(['init', 'claude'], { env: { ...box.env, PATH: '/usr/bin:/bin' }, cwd: project });
+    expect(r.code).toBe(0);
+    const command = JSON.parse(read(settingsPath())).hooks.PreToolUse[0].hooks[0].command as string;
+    expect(command).toMatch(/^\/\S+\/bin\/ctxwrap\.js hook claude$/);
+  });
+
+  it('installs a hook command that works as written', () => {
+    init();
+    const command = JSON.parse(read(settingsPath())).hooks.PreToolUse[0].hooks[0].command as string;
+    const payload = JSON.stringify({
+      session_id: 'abc-1',
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'npm run lint' },
+    });
+    const r = sh(command, { input: payload, env: box.env, cwd: project });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command).toMatch(
+      /ctxwrap --shell bash -c 'npm run lint'$/,
+    );
+  });
+
+  it('refuses a settings file that is not JSON, changing nothing', () => {
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(settingsPath(), '{ "model": ');
+    expect(init()).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `ctxwrap: ${settingsPath()} is not valid JSON; fix it by hand, then run this again\n`,
+    });
+    expect(read(settingsPath())).toBe('{ "model": ');
+    expect(existsSync(memoryPath())).toBe(false);
+  });
+
+  it('refuses an unknown agent', () => {
+    expect(ctxwrap(['init', 'cursor'], { env: box.env, cwd: project })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "ctxwrap: command-argument value 'cursor' is invalid for argument 'agent'. Allowed choices are claude. (see ctxwrap --help)\n",
+    });
+  });
+});
