@@ -46,6 +46,8 @@ export interface SummaryLine {
 export interface Summary {
   kind: 'verbatim' | 'binary' | 'summary';
   lines: SummaryLine[];
+  /** False when the last line is printed without a newline (an output that had none). */
+  finalNewline?: boolean;
 }
 
 export const DEFAULT_BUDGET = 2000;
@@ -287,7 +289,10 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
     }
     const out: SummaryLine[] = lines.map((text, i) => ({ role: 'output', text: inert(text), line: i + 1 }));
     if (stats) out.push(stats);
-    if (size(out) <= inline) return { kind: 'verbatim', lines: out };
+    if (size(out) <= inline) {
+      const finalNewline = stats !== undefined || c.bytes === 0 || c.head[c.head.length - 1] === 10;
+      return { kind: 'verbatim', lines: out, ...(finalNewline ? {} : { finalNewline }) };
+    }
   }
 
   const cap = Math.max(80, Math.floor(budget * 0.16));
@@ -371,5 +376,5 @@ export function renderSummary(summary: Summary, paint?: Paint): string {
     if (l.role === 'new') return paint.added(l.text);
     return l.text;
   });
-  return `${text.join('\n')}\n`;
+  return `${text.join('\n')}${summary.finalNewline === false ? '' : '\n'}`;
 }

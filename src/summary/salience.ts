@@ -58,6 +58,7 @@ export const PREFILTER_WORDS = [
   'problems?',
   'violation',
   'deprecated',
+  'not ok',
 ];
 
 /** Symbols that mark failures, as their UTF-8 bytes read as latin1 and lower-cased: ✖ ✗ ✘ ×. */
@@ -84,7 +85,7 @@ export function buildPrefilter(extra: readonly string[] = []): RegExp {
 }
 
 const STRONG_ERROR_START =
-  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|npm (?:ERR!|error)|✖|✗|×|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?::|$)|Traceback \(most recent call last\)|thread '.*' panicked)/;
+  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|npm (?:ERR!|error)|✖|✗|×|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked)/;
 const LOCATED_ERROR =
   /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b)/i;
 // Not after `-`, `/` or `.`: compiler flags (-Wfatal-errors, -Werror) and file names (errors.c).

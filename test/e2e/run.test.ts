@@ -37,6 +37,14 @@ describe('small outputs pass through', () => {
     );
   });
 
+  it('keeps a missing final newline, as the command printed it', async () => {
+    const runDir = tempDir();
+    expect((await ctxwrap(['--', 'printf', 'no newline'], { runDir })).stdout).toBe('no newline');
+    expect((await ctxwrap(['-c', 'printf "two\\nlines"; exit 1'], { runDir })).stdout).toMatch(
+      /^two\nlines\n\[ctxwrap printf_[0-9a-f]{8}\] exit 1 · 2 lines · \d+ms\n$/,
+    );
+  });
+
   it('prints nothing for an empty successful output, and says so for a failing one', async () => {
     const runDir = tempDir();
     expect((await ctxwrap(['--', 'true'], { runDir })).stdout).toBe('');

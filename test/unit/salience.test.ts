@@ -11,6 +11,9 @@ describe('scoreLine', () => {
     ['npm ERR! code ELIFECYCLE', 'error'],
     ['Traceback (most recent call last):', 'error'],
     ['ValueError: invalid literal for int()', 'error'],
+    ['    AssertionError [ERR_ASSERTION]: 1 == 2', 'error'],
+    ['  Error: connect ECONNREFUSED 127.0.0.1:5432', 'error'],
+    ['not ok 3 - parses dates', 'error'],
     ["thread 'main' panicked at src/main.rs:2:5", 'error'],
     ['FAIL  test/base.test.ts > withoutBase', 'error'],
     ['==123== Invalid read of size 4', 'error'],
@@ -60,6 +63,7 @@ describe('scoreLine', () => {
       'panicked',
       'E1234 something',
       '✖ 3',
+      'not ok 3 - x',
       '✗ x',
       '× y',
     ]) {
