@@ -305,9 +305,14 @@ function isJwt(s: string): boolean {
 
 /** Masks the one-line secrets in `text` (which holds no private-key block). */
 function maskTokens(text: string, found: (kind: SecretKind) => void): string {
-  if (!mightHoldSecret(text)) return text;
+  const words = WORD_HINTS.test(text);
+  const literals = HINTS.test(text);
+  if (!words && !literals) return text;
   for (const rule of RULES) {
-    if (!rule.hint.test(text)) continue;
+    if (!(rule.hint.ignoreCase ? words : literals) || !rule.hint.test(text)) continue;
+    // A test costs a fraction of a replace that finds nothing.
+    rule.re.lastIndex = 0;
+    if (!rule.re.test(text)) continue;
     text = text.replace(
       rule.re,
       (whole: string, keep: string, secret: string, offset: number, line: string) => {
