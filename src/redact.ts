@@ -5,8 +5,12 @@
  * and generic `password=`-style assignments only when the value looks random.
  *
  * Cost: one prefilter check per line (`mightHoldSecret`: two regex tests); lines without a hint
- * of a secret (nearly all) come back untouched without any other regex running. Every pattern starts at a literal or
- * at a token boundary and has bounded or unambiguous repetition, so time stays linear.
+ * of a secret (nearly all) come back untouched without any other regex running. Every pattern
+ * starts at a literal or at a token boundary and has bounded or unambiguous repetition, so time
+ * stays linear in the length of the line.
+ *
+ * Use: `new Redactor()` per stream of lines, `.line(l)` for each line printed, `.skip(l)` for
+ * lines passed over (to follow private-key blocks); `redact(text)` for a whole text.
  */
 
 /** The kinds of secret, as they appear in `[redacted:<kind>]`. */
@@ -50,7 +54,7 @@ interface Rule {
   hint: RegExp;
   /** Global; group 1 is kept as is, group 2 is the secret. */
   re: RegExp;
-  /** Last word on a candidate (without a trailing full stop): false leaves it. `offset` is where the match starts. */
+  /** Last word on a candidate (without a trailing full stop): false leaves it. `offset`: where the match starts. */
   accept?: (secret: string, line: string, offset: number) => boolean;
 }
 
