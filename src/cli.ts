@@ -82,6 +82,8 @@ interface RunCliOptions extends Common {
   timeout?: string;
   tee?: boolean;
   shell?: string;
+  /** False with --no-redact. */
+  redact?: boolean;
 }
 
 async function runAction(program: Command, args: string[], opts: RunCliOptions): Promise<number> {
@@ -119,6 +121,7 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
       budget: config.budget,
       tailRatio: config.tailRatio,
       inlineThreshold: config.inlineThreshold,
+      redact: opts.redact !== false,
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       killGraceMs: config.killGraceMs,
       drainMs: config.drainMs,
@@ -161,6 +164,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--inline-threshold <chars>', 'print outputs this short whole (default: the budget)')
     .option('--timeout <duration>', 'stop the command after 30s, 5m, ...; exit 124 (env CTXWRAP_TIMEOUT)')
     .option('--tee', 'also stream the full output to stderr as it arrives')
+    .option('--no-redact', 'print credentials as the command printed them (masked by default)')
     .passThroughOptions()
     .addHelpText(
       'after',

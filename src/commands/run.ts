@@ -33,6 +33,8 @@ export interface RunOptions {
   budget: number;
   tailRatio: number;
   inlineThreshold: number;
+  /** Mask credentials in the summary (the stored file always keeps the raw bytes). */
+  redact: boolean;
   timeoutMs?: number;
   killGraceMs: number;
   drainMs: number;
@@ -157,6 +159,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       budget: opts.budget,
       tailRatio: opts.tailRatio,
       inlineThreshold: opts.inlineThreshold,
+      redact: opts.redact,
       ...(previousId ? { previousId } : {}),
     },
   } satisfies Partial<ResultMeta>);
@@ -177,6 +180,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       budget: opts.budget,
       tailRatio: opts.tailRatio,
       inlineThreshold: opts.inlineThreshold,
+      redact: opts.redact,
     }),
   );
   meta.summaryBytes = Buffer.byteLength(text);
