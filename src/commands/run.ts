@@ -48,6 +48,8 @@ export interface RunOptions {
   passthrough: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   /** Where ctxwrap's own warnings go (one line each). */
   warn: (text: string) => void;
+  /** What the command gets as stdin: ctxwrap's own (default), or nothing (EOF at once). */
+  childStdin?: 'inherit' | 'ignore';
   /** Reads stdin, for source `stdin`. */
   stdin?: AsyncIterable<Buffer>;
 }
@@ -129,7 +131,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       args: opts.command.slice(1),
       cwd: opts.cwd,
       env: opts.env,
-      stdin: 'inherit',
+      stdin: opts.childStdin ?? 'inherit',
       killGraceMs: opts.killGraceMs,
       drainMs: opts.drainMs,
       onChunk,
@@ -295,7 +297,7 @@ async function runUnstored(opts: RunOptions, why: string): Promise<number> {
     args: opts.command.slice(1),
     cwd: opts.cwd,
     env: opts.env,
-    stdin: 'inherit',
+    stdin: opts.childStdin ?? 'inherit',
     killGraceMs: opts.killGraceMs,
     drainMs: opts.drainMs,
     onChunk: opts.passthrough,
