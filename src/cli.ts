@@ -1,10 +1,11 @@
 /**
  * The one module that talks to the terminal: it parses argv with commander, turns options into
- * plain objects, calls a command, prints, and exits. Commands are loaded lazily so that a
- * wrapped run loads nothing it does not use.
+ * plain objects, calls a command, prints, and exits. `run`, which every wrapped command pays
+ * for, is bundled in; the other commands are loaded lazily.
  */
 import chalk from 'chalk';
 import { Argument, Command, CommanderError, Option } from 'commander';
+import { runCommand } from './commands/run.js';
 import { resolveRunConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
@@ -108,7 +109,6 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
     command = args;
     source = 'command';
   }
-  const { runCommand } = await import('./commands/run.js');
   const status = statusLine();
   try {
     return await runCommand({
