@@ -5,7 +5,7 @@
  */
 import chalk from 'chalk';
 import { Command, CommanderError, Option } from 'commander';
-import { resolveRunConfig } from './config.js';
+import { parseWhole, resolveRunConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
 import { resolveRunDir } from './store/run-dir.js';
@@ -35,6 +35,22 @@ function colorize(text: string): string {
       return line;
     })
     .join('\n');
+}
+
+/** Writes bytes exactly; resolves false once stdout is closed (`ctxwrap read --raw x | head`). */
+function writeBytes(chunk: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (process.stdout.destroyed || !process.stdout.writable) resolve(false);
+    else process.stdout.write(chunk, (error) => resolve(!error));
+  });
+}
+
+interface ReadCliOptions extends Common {
+  lines?: string;
+  context?: string;
+  raw?: boolean;
+  numbers?: boolean;
+  maxChars?: string;
 }
 
 function withRunDir(cmd: Command): Command {
@@ -170,6 +186,39 @@ export function buildProgram(setExit: (code: number) => void): Command {
   ).action(async (id: string, opts: Common) => {
     const { showResult } = await import('./commands/show.js');
     setExit(await showResult({ runDir: runDirOf(program, opts), id, print: (t) => out(colorize(t)) }));
+  });
+
+  // Recovering and managing results (issue 3): read, list, note, clean, stats.
+  withRunDir(
+    program
+      .command('read')
+      .description('print any part of a stored output: numbered, cleaned, bounded')
+      .argument('<id>', 'the result id, as printed in the summary header')
+      .option('--lines <spec>', 'first:N, last:N, A-B, A-, 1-20,900-950, grep:PATTERN, grep:/PATTERN/i')
+      .option('--context <n>', 'lines of context around each grep: match')
+      .option('--raw', 'exact stored bytes, no numbers, no cleaning (without --lines: the whole file, unbounded)')
+      .option('--no-numbers', 'leave out the line numbers')
+      .option('--max-chars <n>', 'most characters printed, the closing note included (default 4000; 0: no limit)')
+      .addHelpText(
+        'after',
+        "\nExamples:\n  ctxwrap read npm_3f2a9c1b --lines last:50\n  ctxwrap read tsc_0a1b2c3d --lines 'grep:TS2\\d{3}' --context 2\n  ctxwrap read make_5e6f7a8b --raw > build.log",
+      ),
+  ).action(async (id: string, opts: ReadCliOptions) => {
+    const { readResult } = await import('./commands/read.js');
+    setExit(
+      await readResult({
+        runDir: runDirOf(program, opts),
+        id,
+        ...(opts.lines !== undefined ? { lines: opts.lines } : {}),
+        ...(opts.context !== undefined ? { context: parseWhole(opts.context, '--context', 0, 1000) } : {}),
+        ...(opts.maxChars !== undefined ? { maxChars: parseWhole(opts.maxChars, '--max-chars', 0) } : {}),
+        raw: opts.raw === true,
+        numbers: opts.numbers !== false,
+        print: (t) => out(colorize(t)),
+        printBytes: writeBytes,
+        warn,
+      }),
+    );
   });
 
   return program;

@@ -1,0 +1,148 @@
+/**
+ * Two byte loops that must run at memory speed, in a 334-byte WebAssembly module using 16-byte
+ * SIMD instructions. Line numbers are what make `read` useful, and to number a match near the
+ * end of a 2 GB result every newline before it must be counted: a JavaScript loop (or one
+ * `indexOf` call per line) costs more than the whole of `grep -n`. And a case-insensitive
+ * pattern is searched for in an ASCII-lower-cased copy of each block, with the same native byte
+ * search as any other literal. The scan buffer lives in the WebAssembly memory, so that file
+ * reads land where the module can see them without a copy.
+ *
+ * The module in text form; `node scripts/assemble-simd.mjs` assembles it into the bytes below:
+ *
+ *   (module
+ *     (memory (export "memory") 1)
+ *     ;; newlines in [p, p+n)
+ *     (func (export "count") (param $p i32) (param $n i32) (result i32)
+ *       (local $end i32) (local $vend i32) (local $total i32) (local $nl v128)
+ *       (local.set $nl (i8x16.splat (i32.const 10)))
+ *       (local.set $end (i32.add (local.get $p) (local.get $n)))
+ *       (local.set $vend (i32.add (local.get $p) (i32.and (local.get $n) (i32.const -16))))
+ *       (block $done (loop $vec
+ *         (br_if $done (i32.ge_u (local.get $p) (local.get $vend)))
+ *         (local.set $total (i32.add (local.get $total)
+ *           (i32.popcnt (i8x16.bitmask (i8x16.eq (v128.load (local.get $p)) (local.get $nl))))))
+ *         (local.set $p (i32.add (local.get $p) (i32.const 16)))
+ *         (br $vec)))
+ *       (block $done (loop $byte
+ *         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+ *         (local.set $total (i32.add (local.get $total) (i32.eq (i32.load8_u (local.get $p)) (i32.const 10))))
+ *         (local.set $p (i32.add (local.get $p) (i32.const 1)))
+ *         (br $byte)))
+ *       (local.get $total))
+ *     ;; dst[i] = src[i] with A-Z made a-z, for i in [0, n)
+ *     (func (export "lower") (param $src i32) (param $dst i32) (param $n i32)
+ *       (local $end i32) (local $vend i32) (local $b i32) (local $v v128) (local $a v128) (local $z v128) (local $bit v128)
+ *       (local.set $a (i8x16.splat (i32.const 64)))
+ *       (local.set $z (i8x16.splat (i32.const 91)))
+ *       (local.set $bit (i8x16.splat (i32.const 32)))
+ *       (local.set $end (i32.add (local.get $src) (local.get $n)))
+ *       (local.set $vend (i32.add (local.get $src) (i32.and (local.get $n) (i32.const -16))))
+ *       (block $done (loop $vec
+ *         (br_if $done (i32.ge_u (local.get $src) (local.get $vend)))
+ *         (v128.store (local.get $dst)
+ *           (v128.or (local.tee $v (v128.load (local.get $src)))
+ *             (v128.and (v128.and (i8x16.gt_u (local.get $v) (local.get $a)) (i8x16.lt_u (local.get $v) (local.get $z)))
+ *               (local.get $bit))))
+ *         (local.set $src (i32.add (local.get $src) (i32.const 16)))
+ *         (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+ *         (br $vec)))
+ *       (block $done (loop $byte
+ *         (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+ *         (i32.store8 (local.get $dst)
+ *           (i32.or (local.tee $b (i32.load8_u (local.get $src)))
+ *             (i32.shl (i32.lt_u (i32.sub (local.get $b) (i32.const 65)) (i32.const 26)) (i32.const 5))))
+ *         (local.set $src (i32.add (local.get $src) (i32.const 1)))
+ *         (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
+ *         (br $byte))))
+ *
+ * Where WebAssembly is not available (node --jitless), the same answers come from plain loops.
+ */
+
+const MODULE =
+  'AGFzbQEAAAABDQJgAn9/AX9gA39/fwADAwIAAQUDAQABBxoDBm1lbW9yeQIABWNvdW50AAAFbG93ZXIAAQqOAgJqAgN/AXtBCv0PIQUgACABaiECIAAgAUFwcWohAwJAA0AgACADTw0BIAQgAP0AAAAgBf0j/WRpaiEEIABBEGohAAwACwsCQANAIAAgAk8NASAEIAAtAABBCkZqIQQgAEEBaiEADAALCyAEC6ABAgN/BHtBwAD9DyEHQdsA/Q8hCEEg/Q8hCSAAIAJqIQMgACACQXBxaiEEAkADQCAAIARPDQEgASAA/QAAACIGIAYgB/0oIAYgCP0m/U4gCf1O/VD9CwAAIABBEGohACABQRBqIQEMAAsLAkADQCAAIANPDQEgASAALQAAIgUgBUHBAGtBGklBBXRyOgAAIABBAWohACABQQFqIQEMAAsLCw==';
+
+const PAGE = 65536;
+
+// The few WebAssembly names used here (the Node 20 typings do not declare the global).
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+};
+
+interface Simd {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  count(at: number, length: number): number;
+  lower(from: number, to: number, length: number): void;
+}
+
+let simd: Simd | null | undefined;
+/** End of the scan buffer in the WebAssembly memory. */
+let scanEnd = 0;
+
+function load(): Simd | null {
+  if (simd !== undefined) return simd;
+  try {
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(MODULE, 'base64')));
+    simd = instance.exports as unknown as Simd;
+  } catch {
+    simd = null;
+  }
+  return simd;
+}
+
+function grow(c: Simd, bytes: number): void {
+  const missing = Math.ceil(bytes / PAGE) - c.memory.buffer.byteLength / PAGE;
+  if (missing > 0) c.memory.grow(missing);
+}
+
+/**
+ * The buffer that file reads should land in: at least `size` bytes, in the WebAssembly memory
+ * when possible, keeping the bytes of the previous scan buffer. There is one such buffer per
+ * process: a new call returns a view of the same memory, so only one reader may use it at a time.
+ */
+export function scanBuffer(size: number): Buffer {
+  const c = load();
+  if (!c) return Buffer.allocUnsafe(size);
+  // Room for the lower-cased copy too, so that making one never moves the scan buffer.
+  grow(c, Math.ceil(size / 16) * 16 * 2);
+  scanEnd = size;
+  return Buffer.from(c.memory.buffer, 0, size);
+}
+
+/** Grows a buffer returned by `scanBuffer`, keeping its first `keep` bytes. */
+export function growScanBuffer(buf: Buffer, size: number, keep: number): Buffer {
+  const c = load();
+  if (c && buf.buffer === c.memory.buffer) return scanBuffer(size);
+  const bigger = Buffer.allocUnsafe(size);
+  buf.copy(bigger, 0, 0, keep);
+  return bigger;
+}
+
+/** Newlines in `buf[from, to)`. */
+export function countNewlines(buf: Buffer, from: number, to: number): number {
+  if (to <= from) return 0;
+  const c = simd ?? load();
+  if (c && buf.buffer === c.memory.buffer) return c.count(buf.byteOffset + from, to - from);
+  let n = 0;
+  for (let i = buf.indexOf(10, from); i !== -1 && i < to; i = buf.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/**
+ * A copy of `buf` (a view of the scan buffer) with ASCII letters in lower case, placed in the
+ * WebAssembly memory just after the scan buffer. Valid until the next call.
+ */
+export function lowerCopy(buf: Buffer): Buffer {
+  const c = simd ?? load();
+  const to = Math.ceil(scanEnd / 16) * 16;
+  if (!c || buf.buffer !== c.memory.buffer || to + buf.length > c.memory.buffer.byteLength) {
+    const out = Buffer.allocUnsafe(buf.length);
+    for (let i = 0; i < buf.length; i++) {
+      const b = buf[i] as number;
+      out[i] = b - 65 < 26 && b >= 65 ? b | 32 : b;
+    }
+    return out;
+  }
+  c.lower(buf.byteOffset, to, buf.length);
+  return Buffer.from(c.memory.buffer, to, buf.length);
+}
