@@ -16,6 +16,7 @@ import {
   writeFingerprint,
   writeMeta,
 } from '../store/results.js';
+import { maybePrune } from '../store/prune.js';
 import { type RunDir, ensureRunDir, reason } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
 import { type RunFacts, buildSummary, renderSummary } from '../summary/render.js';
@@ -176,6 +177,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   guard(() => writeMeta(dir, meta));
   if (opts.source !== 'stdin') guard(() => setLastRun(dir, opts.cwd, opts.command, id));
   opts.print(text);
+  maybePrune(dir);
   if (storeError) opts.warn(`the output of ${id} may be incomplete on disk: ${storeError}`);
   return ending.exitCode;
 }
