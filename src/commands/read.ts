@@ -217,7 +217,7 @@ function rangeNote(spec: LineSpec, out: BoundedOutput, shown: Shown, meta: Resul
       : 'no line shown';
     const rest =
       spec.kind === 'last'
-        ? earlierSpec(out, shown)
+        ? earlierSpec(out, Math.max(1, shown.total - spec.count + 1))
         : restOf(shown.ranges ?? [], (out.lines.at(-1)?.line ?? 0) + 1, shown.total);
     const hint = spec.kind === 'all' ? ', or --lines grep:PATTERN' : '';
     parts.push(
@@ -231,11 +231,11 @@ function rangeNote(spec: LineSpec, out: BoundedOutput, shown: Shown, meta: Resul
   return parts.length ? `[ctxwrap: ${parts.join('; ')}]` : undefined;
 }
 
-function earlierSpec(out: BoundedOutput, shown: Shown): string | undefined {
-  const firstShown = out.lines[0]?.line ?? shown.total + 1;
-  if (firstShown <= 1) return undefined;
-  const lastLeft = firstShown - 1;
-  return lastLeft === 1 ? '1' : `1-${lastLeft}`;
+/** The requested lines before the first one shown (`last:N` keeps the end). */
+function earlierSpec(out: BoundedOutput, firstRequested: number): string | undefined {
+  const lastLeft = (out.lines[0]?.line ?? Number.POSITIVE_INFINITY) - 1;
+  if (lastLeft < firstRequested) return undefined;
+  return lastLeft === firstRequested ? String(lastLeft) : `${firstRequested}-${lastLeft}`;
 }
 
 function rangeText(r: LineRange): string {

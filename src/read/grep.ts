@@ -11,10 +11,10 @@
  * word cannot hide it; patterns with lookaround are tested line by line.
  */
 import { cleanLine } from '../summary/clean.js';
-import { type Block, BlockReader, lastLineOf, lineEnd } from './line-reader.js';
+import { type Block, BlockReader, lastLineOf, lineEnd, type ReaderOptions } from './line-reader.js';
 import type { GrepRequest } from './parse-line-spec.js';
 import { hasLookaround, requiredLiteral } from './required-literal.js';
-import { countNewlines, lowerCopy } from './simd.js';
+import { countNewlines, lowerCopy, needsCleaning } from './simd.js';
 
 /** How a pattern is searched for. */
 export interface GrepPlan {
@@ -60,7 +60,16 @@ export interface GrepResult {
 // whole block's text can be stripped at once with the same result as each line alone.
 const ANSI_IN_LINES =
   /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\|(?=\n)|$)|\x1b[PX^_][^\x1b\n]*(?:\x1b\\|(?=\n)|$)|\x1b[ -/]*[0-~]/g;
-const C1_CSI = Buffer.from('\u009b', 'utf8');
+// The characters `cleanLine` makes visible, but for `\r` (and `\n`, which ends lines here).
+const UNSAFE_BUT_CR = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/** As `cleanLine` shows a control character or direction mark. */
+function visible(ch: string): string {
+  const code = ch.charCodeAt(0);
+  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+  if (code === 0x7f) return '^?';
+  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+}
 
 /** A carried-over context line from the previous block. */
 interface Held {
@@ -72,9 +81,15 @@ interface Held {
 const HELD_BYTES = 1 << 16;
 
 /** Scans a whole file; `show` gets matches and `context` lines around them while they fit. */
-export function grepFile(fd: number, plan: GrepPlan, context: number, show: ShowLine): GrepResult {
+export function grepFile(
+  fd: number,
+  plan: GrepPlan,
+  context: number,
+  show: ShowLine,
+  reading: ReaderOptions = {},
+): GrepResult {
   const scan = new GrepScan(plan, context, show);
-  const reader = new BlockReader(fd);
+  const reader = new BlockReader(fd, reading);
   let lines = 0;
   for (let block = reader.next(); block; block = reader.next()) {
     scan.block(block);
@@ -119,10 +134,10 @@ class GrepScan {
     this.pos = 0;
     this.line = block.line;
     this.nextPos = this.lastShown === block.line - 1 ? 0 : -1;
-    const withEscapes = this.buf.indexOf(0x1b) !== -1 || this.buf.indexOf(C1_CSI) !== -1;
+    const untidy = needsCleaning(this.buf);
     if (!this.plan.block) this.eachLine();
-    else if (this.plan.literal && !withEscapes) this.byLiteral(this.plan.literal);
-    else this.byText(this.plan.block, withEscapes);
+    else if (this.plan.literal && !untidy) this.byLiteral(this.plan.literal);
+    else this.byText(this.plan.block, untidy);
     if (this.full) return;
     this.showAfter(lastLineOf(block), this.buf.length);
     if (this.context > 0) this.holdTail(block);
@@ -142,16 +157,21 @@ class GrepScan {
     }
   }
 
-  /** Candidates from a search of the block's text: the lines that hits start in. */
-  private byText(re: RegExp, withEscapes: boolean): void {
+  /**
+   * Candidates from a search of the block's text: the lines that hits start in. An untidy block
+   * is searched as `cleanLine` would leave each line, but with `\r` kept (the final state of a
+   * line is one of its `\r` pieces, and `^`, `$` and `.` treat `\r` as a line end).
+   */
+  private byText(re: RegExp, untidy: boolean): void {
     let text = this.buf.toString('utf8');
     // One UTF-16 unit per byte: positions in the text are positions in the bytes.
-    const sameOffsets = !withEscapes && text.length === this.buf.length;
-    if (withEscapes) text = text.replace(ANSI_IN_LINES, '');
+    const sameOffsets = !untidy && text.length === this.buf.length;
+    if (untidy) text = text.replace(ANSI_IN_LINES, '').replace(UNSAFE_BUT_CR, visible);
     let textPos = 0;
     let textLine = this.first;
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m.index === text.length && text.endsWith('\n')) break; // no line after the last newline
       const start = m.index === 0 ? 0 : text.lastIndexOf('\n', m.index - 1) + 1;
       let end = text.indexOf('\n', m.index);
       if (end === -1) end = text.length;

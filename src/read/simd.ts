@@ -1,11 +1,12 @@
 /**
- * Two byte loops that must run at memory speed, in a 334-byte WebAssembly module using 16-byte
- * SIMD instructions. Line numbers are what make `read` useful, and to number a match near the
+ * Three byte loops that must run at memory speed, in a 593-byte WebAssembly module using
+ * 16-byte SIMD instructions. Line numbers are what make `read` useful, and to number a match near the
  * end of a 2 GB result every newline before it must be counted: a JavaScript loop (or one
  * `indexOf` call per line) costs more than the whole of `grep -n`. And a case-insensitive
  * pattern is searched for in an ASCII-lower-cased copy of each block, with the same native byte
- * search as any other literal. The scan buffer lives in the WebAssembly memory, so that file
- * reads land where the module can see them without a copy.
+ * search as any other literal. And grep must know which blocks hold anything `cleanLine` would
+ * change (those are searched in cleaned form). The scan buffer lives in the WebAssembly memory,
+ * so that file reads land where the module can see them without a copy.
  *
  * The module in text form; `node scripts/assemble-simd.mjs` assembles it into the bytes below:
  *
@@ -53,13 +54,45 @@
  *             (i32.shl (i32.lt_u (i32.sub (local.get $b) (i32.const 65)) (i32.const 26)) (i32.const 5))))
  *         (local.set $src (i32.add (local.get $src) (i32.const 1)))
  *         (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
- *         (br $byte))))
+ *         (br $byte)))
+ *     ;; offset from p of the first byte that may start something cleanLine changes (a control
+ *     ;; character other than tab and newline, DEL, or 0xC2, 0xD8, 0xE2: lead bytes of C1
+ *     ;; controls and direction marks), or -1
+ *     (func (export "suspect") (param $p i32) (param $n i32) (result i32)
+ *       (local $end i32) (local $vend i32) (local $b i32) (local $start i32) (local $v v128)
+ *       (local $space v128) (local $tab v128) (local $nl v128) (local $del v128)
+ *       (local $c2 v128) (local $d8 v128) (local $e2 v128)
+ *       (local.set $start (local.get $p))
+ *       ... $space to $e2 set to i8x16.splat of 32, 9, 10, 127, 0xC2, 0xD8, 0xE2; $end, $vend as above
+ *       (block $done (loop $vec
+ *         (br_if $done (i32.ge_u (local.get $p) (local.get $vend)))
+ *         (local.set $v (v128.load (local.get $p)))
+ *         (br_if $done (v128.any_true
+ *           (v128.or (v128.or (v128.or (v128.or
+ *             (v128.andnot (i8x16.lt_u (local.get $v) (local.get $space))
+ *                          (v128.or (i8x16.eq (local.get $v) (local.get $tab)) (i8x16.eq (local.get $v) (local.get $nl))))
+ *             (i8x16.eq (local.get $v) (local.get $del))) (i8x16.eq (local.get $v) (local.get $c2)))
+ *             (i8x16.eq (local.get $v) (local.get $d8))) (i8x16.eq (local.get $v) (local.get $e2)))))
+ *         (local.set $p (i32.add (local.get $p) (i32.const 16)))
+ *         (br $vec)))
+ *       (block $done (loop $byte
+ *         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+ *         (local.set $b (i32.load8_u (local.get $p)))
+ *         (if (i32.or (i32.or (i32.or (i32.or
+ *               (i32.and (i32.and (i32.lt_u (local.get $b) (i32.const 32)) (i32.ne (local.get $b) (i32.const 9)))
+ *                        (i32.ne (local.get $b) (i32.const 10)))
+ *               (i32.eq (local.get $b) (i32.const 127))) (i32.eq (local.get $b) (i32.const 0xC2)))
+ *               (i32.eq (local.get $b) (i32.const 0xD8))) (i32.eq (local.get $b) (i32.const 0xE2)))
+ *           (then (return (i32.sub (local.get $p) (local.get $start)))))
+ *         (local.set $p (i32.add (local.get $p) (i32.const 1)))
+ *         (br $byte)))
+ *       (i32.const -1)))
  *
  * Where WebAssembly is not available (node --jitless), the same answers come from plain loops.
  */
 
 const MODULE =
-  'AGFzbQEAAAABDQJgAn9/AX9gA39/fwADAwIAAQUDAQABBxoDBm1lbW9yeQIABWNvdW50AAAFbG93ZXIAAQqOAgJqAgN/AXtBCv0PIQUgACABaiECIAAgAUFwcWohAwJAA0AgACADTw0BIAQgAP0AAAAgBf0j/WRpaiEEIABBEGohAAwACwsCQANAIAAgAk8NASAEIAAtAABBCkZqIQQgAEEBaiEADAALCyAEC6ABAgN/BHtBwAD9DyEHQdsA/Q8hCEEg/Q8hCSAAIAJqIQMgACACQXBxaiEEAkADQCAAIARPDQEgASAA/QAAACIGIAYgB/0oIAYgCP0m/U4gCf1O/VD9CwAAIABBEGohACABQRBqIQEMAAsLAkADQCAAIANPDQEgASAALQAAIgUgBUHBAGtBGklBBXRyOgAAIABBAWohACABQQFqIQEMAAsLCw==';
+  'AGFzbQEAAAABDQJgAn9/AX9gA39/fwADBAMAAQAFAwEAAQckBAZtZW1vcnkCAAVjb3VudAAABWxvd2VyAAEHc3VzcGVjdAACCoYEA2oCA38Be0EK/Q8hBSAAIAFqIQIgACABQXBxaiEDAkADQCAAIANPDQEgBCAA/QAAACAF/SP9ZGlqIQQgAEEQaiEADAALCwJAA0AgACACTw0BIAQgAC0AAEEKRmohBCAAQQFqIQAMAAsLIAQLoAECA38Ee0HAAP0PIQdB2wD9DyEIQSD9DyEJIAAgAmohAyAAIAJBcHFqIQQCQANAIAAgBE8NASABIAD9AAAAIgYgBiAH/SggBiAI/Sb9TiAJ/U79UP0LAAAgAEEQaiEAIAFBEGohAQwACwsCQANAIAAgA08NASABIAAtAAAiBSAFQcEAa0EaSUEFdHI6AAAgAEEBaiEAIAFBAWohAQwACwsL9gECBH8IeyAAIQVBIP0PIQdBCf0PIQhBCv0PIQlB/wD9DyEKQcIB/Q8hC0HYAf0PIQxB4gH9DyENIAAgAWohAiAAIAFBcHFqIQMCQANAIAAgA08NASAA/QAAACEGIAYgB/0mIAYgCP0jIAYgCf0j/VD9TyAGIAr9I/1QIAYgC/0j/VAgBiAM/SP9UCAGIA39I/1Q/VMNASAAQRBqIQAMAAsLAkADQCAAIAJPDQEgAC0AACEEIARBIEkgBEEJR3EgBEEKR3EgBEH/AEZyIARBwgFGciAEQdgBRnIgBEHiAUZyBEAgACAFaw8LIABBAWohAAwACwtBfws=';
 
 const PAGE = 65536;
 
@@ -73,6 +106,7 @@ interface Simd {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   count(at: number, length: number): number;
   lower(from: number, to: number, length: number): void;
+  suspect(at: number, length: number): number;
 }
 
 let simd: Simd | null | undefined;
@@ -145,4 +179,49 @@ export function lowerCopy(buf: Buffer): Buffer {
   }
   c.lower(buf.byteOffset, to, buf.length);
   return Buffer.from(c.memory.buffer, to, buf.length);
+}
+
+/**
+ * True when the bytes hold anything `cleanLine` would change in a line: an escape sequence, a
+ * `\r`, another control character (not tab), or a C1 control or direction mark.
+ */
+export function needsCleaning(buf: Buffer): boolean {
+  const c = simd ?? load();
+  const wasm = c !== null && buf.buffer === c.memory.buffer;
+  for (let at = 0; at < buf.length; ) {
+    let k = -1;
+    if (wasm) {
+      const found = (c as Simd).suspect(buf.byteOffset + at, buf.length - at);
+      if (found !== -1) k = at + found;
+    } else {
+      for (let i = at; i < buf.length; i++)
+        if (maybeUnsafe(buf[i] as number)) {
+          k = i;
+          break;
+        }
+    }
+    if (k === -1) return false;
+    if (isUnsafeAt(buf, k)) return true;
+    at = k + 1;
+  }
+  return false;
+}
+
+function maybeUnsafe(b: number): boolean {
+  return (b < 32 && b !== 9 && b !== 10) || b === 127 || b === 0xc2 || b === 0xd8 || b === 0xe2;
+}
+
+/** Whether the byte at `k` (one `suspect` found) starts a character `cleanLine` changes. */
+function isUnsafeAt(buf: Buffer, k: number): boolean {
+  const b = buf[k] as number;
+  if (b < 0x80) return true;
+  const c = buf[k + 1] ?? 0;
+  const d = buf[k + 2] ?? 0;
+  if (b === 0xc2) return c >= 0x80 && c <= 0x9f; // U+0080-U+009F
+  if (b === 0xd8) return c === 0x9c; // U+061C
+  // U+200E, U+200F, U+202A-U+202E, U+2066-U+2069
+  return (
+    (c === 0x80 && (d === 0x8e || d === 0x8f || (d >= 0xaa && d <= 0xae))) ||
+    (c === 0x81 && d >= 0xa6 && d <= 0xa9)
+  );
 }
