@@ -85,15 +85,21 @@ export async function readResult(opts: ReadOptions): Promise<number> {
     let note: string | undefined;
     if (spec.kind === 'all' && meta.binary && !opts.raw) {
       note = `[ctxwrap ${meta.id}] binary output (${formatBytes(size)}) not shown; --raw for the bytes, or --lines to see it as text`;
-    } else if (spec.kind === 'grep') {
-      const found = grepFile(fd, planGrep(spec), opts.context ?? 0, add);
-      note = out.fit(() => grepNote(spec, out, found, meta));
     } else {
-      const shown =
-        spec.kind === 'last'
-          ? selectLast(fd, size, spec.count, known, add)
-          : selectForward(fd, rangesOf(spec), known, add);
-      note = out.fit(() => rangeNote(spec, out, shown, meta));
+      let closing: () => string | undefined;
+      if (spec.kind === 'grep') {
+        const found = grepFile(fd, planGrep(spec), opts.context ?? 0, add);
+        closing = () => grepNote(spec, out, found, meta);
+      } else {
+        const shown =
+          spec.kind === 'last'
+            ? selectLast(fd, size, spec.count, known, add)
+            : selectForward(fd, rangesOf(spec), known, add);
+        closing = () => rangeNote(spec, out, shown, meta);
+      }
+      // Raw bytes go to stdout alone: the note then goes to stderr and takes no room.
+      if (opts.raw) out.fit(() => undefined);
+      note = opts.raw ? closing() : out.fit(closing);
     }
     let bytes = 0;
     if (opts.raw) {
@@ -223,7 +229,10 @@ function rangeNote(spec: LineSpec, out: BoundedOutput, shown: Shown, meta: Resul
     parts.push(
       `${what}; the rest did not fit in --max-chars ${out.max}${rest ? `: --lines ${rest}` : ''}${hint}`,
     );
-  } else if (shown.ranges?.some((r) => r.to !== Number.POSITIVE_INFINITY && r.to > shown.total)) {
+  } else if (
+    spec.kind === 'ranges' &&
+    spec.ranges.some((r) => r.to !== Number.POSITIVE_INFINITY && r.to > shown.total)
+  ) {
     parts.push(`${meta.id} has ${lines}`);
   }
   const state = stateNote(meta);
