@@ -26,6 +26,8 @@ export interface GrepPlan {
   literal: Buffer | null;
   /** Look for `literal` in an ASCII-lower-cased copy of the text (the `i` flag). */
   foldCase: boolean;
+  /** The pattern is nothing but its literal: in a tidy line, finding the literal is a match. */
+  plain: boolean;
 }
 
 /** Literals shorter than this find too many candidates to pay for themselves. */
@@ -34,13 +36,16 @@ const MIN_LITERAL_BYTES = 3;
 export function planGrep(request: GrepRequest): GrepPlan {
   const { source, flags } = request.regex;
   const foldCase = flags.includes('i');
-  if (hasLookaround(source)) return { line: request.regex, block: null, literal: null, foldCase };
-  const literal = Buffer.from(requiredLiteral(source, flags), 'utf8');
+  if (hasLookaround(source))
+    return { line: request.regex, block: null, literal: null, foldCase, plain: false };
+  const text = requiredLiteral(source, flags);
+  const literal = Buffer.from(text, 'utf8');
   return {
     line: request.regex,
     block: new RegExp(source, `${flags}gm`),
     literal: literal.length >= MIN_LITERAL_BYTES ? literal : null,
     foldCase,
+    plain: !/[\\^$.*+?()[\]{}|]/.test(source) && text === (foldCase ? source.toLowerCase() : source),
   };
 }
 
@@ -96,19 +101,21 @@ export function grepFile(
     lines = lastLineOf(block);
   }
   return {
-    matches: scan.matches,
+    matches: scan.matchCount,
     lines,
     ...(scan.firstUnshown !== undefined ? { firstUnshown: scan.firstUnshown } : {}),
   };
 }
 
 class GrepScan {
-  matches = 0;
+  matchCount = 0;
   firstUnshown: number | undefined;
   private full = false;
-  /** The last line given to `show`, and the last that matched. */
+  /** The last line given to `show`. */
   private lastShown = 0;
-  private lastMatch = 0;
+  /** A line longer than a block matched at the end of the last block: its rest is not another match. */
+  private matchedAtCut = false;
+  private skipFirst = false;
   /** After-context: show lines up to this one. */
   private afterUntil = 0;
   /** The last `context` lines of the previous block. */
@@ -116,6 +123,8 @@ class GrepScan {
 
   // The current block, and a cursor: `pos` is the start of line `line`.
   private buf: Buffer = Buffer.alloc(0);
+  private untidy = false;
+  private cut = false;
   private first = 1;
   private pos = 0;
   private line = 1;
@@ -134,10 +143,14 @@ class GrepScan {
     this.pos = 0;
     this.line = block.line;
     this.nextPos = this.lastShown === block.line - 1 ? 0 : -1;
-    const untidy = needsCleaning(this.buf);
+    this.untidy = needsCleaning(this.buf);
+    this.cut = block.cut;
+    // A block that goes on with a line already matched (in any earlier piece of it) skips it.
+    this.skipFirst = block.continued && (this.matchedAtCut || this.skipFirst);
+    this.matchedAtCut = false;
     if (!this.plan.block) this.eachLine();
-    else if (this.plan.literal && !untidy) this.byLiteral(this.plan.literal);
-    else this.byText(this.plan.block, untidy);
+    else if (this.plan.literal && !this.untidy) this.byLiteral(this.plan.literal);
+    else this.byText(this.plan.block, this.untidy);
     if (this.full) return;
     this.showAfter(lastLineOf(block), this.buf.length);
     if (this.context > 0) this.holdTail(block);
@@ -207,15 +220,19 @@ class GrepScan {
 
   /** Tests the line at `[start, end)` and shows it, with its context, if it matches. */
   private candidate(start: number, end: number): void {
+    if (start === 0 && this.skipFirst) return; // the rest of a matching line handed out in pieces
+    if (this.full && this.firstUnshown !== undefined) {
+      // Nothing more will be shown: count the matching lines without numbering them.
+      if (this.matches(start, end)) this.counted(end);
+      return;
+    }
     this.line += countNewlines(this.buf, this.pos, start);
     this.pos = start;
     const line = this.line;
-    if (line === this.lastMatch) return; // the rest of a line handed out in pieces
-    if (!this.plan.line.test(cleanLine(this.buf.toString('utf8', start, end)))) return;
-    this.matches++;
-    this.lastMatch = line;
+    if (!this.matches(start, end)) return;
+    this.counted(end);
     if (this.full) {
-      this.firstUnshown ??= line;
+      this.firstUnshown = line;
       return;
     }
     this.showAfter(line - 1, start);
@@ -224,6 +241,16 @@ class GrepScan {
       return;
     }
     this.afterUntil = line + this.context;
+  }
+
+  private matches(start: number, end: number): boolean {
+    if (this.plan.plain && !this.untidy) return true;
+    return this.plan.line.test(cleanLine(this.buf.toString('utf8', start, end)));
+  }
+
+  private counted(end: number): void {
+    this.matchCount++;
+    if (this.cut && end === this.buf.length) this.matchedAtCut = true;
   }
 
   /** Shows pending after-context up to line `until`, not past byte `limit`. */

@@ -134,7 +134,7 @@ describe('grepFile', () => {
       ),
       { numRuns: 3000 },
     );
-  });
+  }, 60_000);
 
   it('stops showing when told, and still counts every match', () => {
     fc.assert(
@@ -170,7 +170,28 @@ describe('grepFile', () => {
       ),
       { numRuns: 1500 },
     );
-  });
+  }, 60_000);
+
+  it('counts each line once when lines are longer than the reader holds', () => {
+    const plainPiece = fc.constantFrom('a', 'b', 'A', 'x', ' ', 'yz', '\n');
+    const plain = fc.array(plainPiece, { maxLength: 300 }).map((p) => Buffer.from(p.join('')));
+    fc.assert(
+      fc.property(
+        plain,
+        fc.constantFrom('grep:b', 'grep:/a/i', 'grep:x'),
+        fc.integer({ min: 1, max: 8 }),
+        (bytes, spec, chunk) => {
+          const request = parseLineSpec(spec);
+          if (request.kind !== 'grep') throw new Error(spec);
+          const found = withFile(bytes, (fd) =>
+            grepFile(fd, planGrep(request), 0, () => true, { chunk, maxLine: chunk * 2 }),
+          );
+          expect(found.matches).toBe(reference(bytes, request.regex, 0).matches);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  }, 60_000);
 
   it('counts a line longer than the reader holds once', () => {
     const bytes = Buffer.from(`ERR first\n${'ERR '.repeat(100)}\nlast ERR\n`);
@@ -209,7 +230,7 @@ describe('BlockReader', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, 60_000);
 });
 
 describe('lastLinesStart', () => {
@@ -226,5 +247,5 @@ describe('lastLinesStart', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, 60_000);
 });
