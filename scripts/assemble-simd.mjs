@@ -81,12 +81,12 @@ const lower = [
 // C1 controls and of direction marks), or -1.
 // Locals: 0 p, 1 n, 2 end, 3 vend, 4 b, 5 start, 6 v (v128), then splats of 32, 9, 10, 127,
 // 0xC2, 0xD8, 0xE2 in 7 to 13.
+// (b < 32 && b != 9 && b != 10) || b == 127 || b == 0xc2 || b == 0xd8 || b == 0xe2, b in local `b`
 // biome-ignore format: instruction tables
-const suspectByte = [
-  // (b < 32 && b != 9 && b != 10) || b == 127 || b == 0xc2 || b == 0xd8 || b == 0xe2
-  ...get(4), ...i32(32), 0x49, ...get(4), ...i32(9), 0x47, 0x71, ...get(4), ...i32(10), 0x47, 0x71,
-  ...get(4), ...i32(127), 0x46, 0x72, ...get(4), ...i32(0xc2), 0x46, 0x72,
-  ...get(4), ...i32(0xd8), 0x46, 0x72, ...get(4), ...i32(0xe2), 0x46, 0x72,
+const suspectByte = (b) => [
+  ...get(b), ...i32(32), 0x49, ...get(b), ...i32(9), 0x47, 0x71, ...get(b), ...i32(10), 0x47, 0x71,
+  ...get(b), ...i32(127), 0x46, 0x72, ...get(b), ...i32(0xc2), 0x46, 0x72,
+  ...get(b), ...i32(0xd8), 0x46, 0x72, ...get(b), ...i32(0xe2), 0x46, 0x72,
 ];
 // biome-ignore format: instruction tables
 const suspect = [
@@ -110,11 +110,48 @@ const suspect = [
   ]),
   ...whileBelow(0, 2, [
     ...get(0), 0x2d, ...mem, ...set(4),
-    ...suspectByte,
+    ...suspectByte(4),
     0x04, 0x40, ...get(0), ...get(5), 0x6b, 0x0f, 0x0b, // if: return p - start
     ...add(0, 1),
   ]),
   ...i32(-1),
+  0x0b,
+];
+
+// tally(p, n) -> newlines in [p, p+n); sets the global `untidy` to 1 when a byte there is one
+// that suspect() stops at, else 0. One pass does both: bytes are classified by two 16-entry
+// tables, one indexed by the low nibble and one by the high nibble, whose entries share a bit
+// exactly when the byte is in the set.
+// Locals: 0 p, 1 n, 2 end, 3 vend, 4 total, 5 b, 6 flag, 7 v (v128), 8 nl, 9 0x0f, 10 low table,
+// 11 high table, 12 acc.
+const v128 = (bytes) => [...simd(0x0c), ...bytes];
+// Bits: 1 = 0x00-0x0f but tab and newline, 2 = 0x10-0x1f, 4 = 0x7f, 8 = 0xc2 and 0xe2, 16 = 0xd8.
+const LOW = [3, 3, 11, 3, 3, 3, 3, 3, 19, 2, 2, 3, 3, 3, 3, 7];
+const HIGH = [1, 2, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 8, 16, 8, 0];
+// biome-ignore format: instruction tables
+const tally = [
+  0x02, 0x05, I32, 0x06, V128,
+  ...splat(10, 8), ...splat(0x0f, 9),
+  ...v128(LOW), ...set(10), ...v128(HIGH), ...set(11),
+  ...bounds(0, 1, 2, 3),
+  ...whileBelow(0, 3, [
+    ...get(0), ...simd(0x00), ...mem, ...set(7),
+    ...get(4), ...get(7), ...get(8), ...simd(0x23), ...simd(0x64), 0x69, 0x6a, ...set(4),
+    // acc |= swizzle(low, v & 0x0f) & swizzle(high, v >> 4)
+    ...get(12),
+    ...get(10), ...get(7), ...get(9), ...simd(0x4e), ...simd(0x0e),
+    ...get(11), ...get(7), ...i32(4), ...simd(0x6d), ...simd(0x0e),
+    ...simd(0x4e), ...simd(0x50), ...set(12),
+    ...add(0, 16),
+  ]),
+  ...get(12), ...simd(0x53), ...set(6),
+  ...whileBelow(0, 2, [
+    ...get(0), 0x2d, ...mem, ...tee(5), ...i32(10), 0x46, ...get(4), 0x6a, ...set(4),
+    ...get(6), ...suspectByte(5), 0x72, ...set(6),
+    ...add(0, 1),
+  ]),
+  ...get(6), 0x24, 0x00, // global.set untidy
+  ...get(4),
   0x0b,
 ];
 
@@ -137,14 +174,17 @@ const body = (code) => [...uleb(code.length), ...code];
 const bytes = [
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
   ...section(1, vec([[0x60, 2, I32, I32, 1, I32], [0x60, 3, I32, I32, I32, 0]])), // types
-  ...section(3, vec([[0x00], [0x01], [0x00]])), // functions
+  ...section(3, vec([[0x00], [0x01], [0x00], [0x00]])), // functions
   ...section(5, vec([[0x00, 0x01]])), // memory: 1 page, no maximum
+  ...section(6, vec([[I32, 0x01, ...i32(0), 0x0b]])), // global untidy: mutable i32 = 0
   ...section(7, vec([
     [...name('memory'), 0x02, 0x00],
     [...name('count'), 0x00, 0x00],
     [...name('lower'), 0x00, 0x01],
     [...name('suspect'), 0x00, 0x02],
+    [...name('tally'), 0x00, 0x03],
+    [...name('untidy'), 0x03, 0x00],
   ])),
-  ...section(10, vec([body(count), body(lower), body(suspect)])),
+  ...section(10, vec([body(count), body(lower), body(suspect), body(tally)])),
 ];
 console.log(Buffer.from(bytes).toString('base64'));

@@ -72,35 +72,7 @@ export async function readResult(opts: ReadOptions): Promise<number> {
       record(dir, { kind: 'read', id: opts.id, bytes });
       return 0;
     }
-    const max = opts.maxChars === 0 ? Number.POSITIVE_INFINITY : (opts.maxChars ?? DEFAULT_MAX_CHARS);
-    const out = new BoundedOutput(max, spec.kind === 'last');
-    const numbers = opts.numbers !== false && !opts.raw;
-    const cap = Math.max(60, max - NOTE_ROOM);
-    const add = (line: number, buf: Buffer, start: number, end: number, match = true): boolean => {
-      if (opts.raw) return out.add(line, Buffer.concat([buf.subarray(start, end), NEWLINE]), match);
-      const text = shownText(buf, start, end, cap);
-      return out.add(line, numbers ? `${line}${match ? ':' : '-'} ${text}` : text, match);
-    };
-    const known = knownLines(meta, size);
-    let note: string | undefined;
-    if (spec.kind === 'all' && meta.binary && !opts.raw) {
-      note = `[ctxwrap ${meta.id}] binary output (${formatBytes(size)}) not shown; --raw for the bytes, or --lines to see it as text`;
-    } else {
-      let closing: () => string | undefined;
-      if (spec.kind === 'grep') {
-        const found = grepFile(fd, planGrep(spec), opts.context ?? 0, add);
-        closing = () => grepNote(spec, out, found, meta);
-      } else {
-        const shown =
-          spec.kind === 'last'
-            ? selectLast(fd, size, spec.count, known, add)
-            : selectForward(fd, rangesOf(spec), known, add);
-        closing = () => rangeNote(spec, out, shown, meta);
-      }
-      // Raw bytes go to stdout alone: the note then goes to stderr and takes no room.
-      if (opts.raw) out.fit(() => undefined);
-      note = opts.raw ? closing() : out.fit(closing);
-    }
+    const { out, note } = select(fd, size, meta, spec, opts);
     let bytes = 0;
     if (opts.raw) {
       for (const l of out.lines) {
@@ -118,6 +90,45 @@ export async function readResult(opts: ReadOptions): Promise<number> {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Takes the requested lines into a bounded output, with the closing note that fits. */
+function select(
+  fd: number,
+  size: number,
+  meta: ResultMeta,
+  spec: LineSpec,
+  opts: ReadOptions,
+): { out: BoundedOutput; note: string | undefined } {
+  const max = opts.maxChars === 0 ? Number.POSITIVE_INFINITY : (opts.maxChars ?? DEFAULT_MAX_CHARS);
+  const out = new BoundedOutput(max, spec.kind === 'last');
+  const numbers = opts.numbers !== false && !opts.raw;
+  const cap = Math.max(60, max - NOTE_ROOM);
+  const add = (line: number, buf: Buffer, start: number, end: number, match = true): boolean => {
+    if (opts.raw) return out.add(line, Buffer.concat([buf.subarray(start, end), NEWLINE]), match);
+    const text = shownText(buf, start, end, cap);
+    return out.add(line, numbers ? `${line}${match ? ':' : '-'} ${text}` : text, match);
+  };
+  const known = knownLines(meta, size);
+  if (spec.kind === 'all' && meta.binary && !opts.raw) {
+    const note = `[ctxwrap ${meta.id}] binary output (${formatBytes(size)}) not shown; --raw for the bytes, or --lines to see it as text`;
+    return { out, note };
+  }
+  let closing: () => string | undefined;
+  if (spec.kind === 'grep') {
+    const found = grepFile(fd, planGrep(spec), opts.context ?? 0, add);
+    closing = () => grepNote(spec, out, found, meta);
+  } else {
+    const shown =
+      spec.kind === 'last'
+        ? selectLast(fd, size, spec.count, known, add)
+        : selectForward(fd, rangesOf(spec), known, add);
+    closing = () => rangeNote(spec, out, shown, meta);
+  }
+  // Raw bytes go to stdout alone: the note then goes to stderr and takes no room.
+  if (!opts.raw) return { out, note: out.fit(closing) };
+  out.fit(() => undefined);
+  return { out, note: closing() };
 }
 
 function openOutput(dir: RunDir, id: string): number {

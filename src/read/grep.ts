@@ -143,7 +143,7 @@ class GrepScan {
     this.pos = 0;
     this.line = block.line;
     this.nextPos = this.lastShown === block.line - 1 ? 0 : -1;
-    this.untidy = needsCleaning(this.buf);
+    this.untidy = block.maybeUntidy && needsCleaning(this.buf);
     this.cut = block.cut;
     // A block that goes on with a line already matched (in any earlier piece of it) skips it.
     this.skipFirst = block.continued && (this.matchedAtCut || this.skipFirst);

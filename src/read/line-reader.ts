@@ -4,7 +4,7 @@
  * reused buffer; nothing holds more than a block and one line.
  */
 import { readSync } from 'node:fs';
-import { countNewlines, growScanBuffer, scanBuffer } from './simd.js';
+import { countNewlines, growScanBuffer, scanBuffer, tallyNewlines } from './simd.js';
 
 /** A run of whole lines of the file. Valid until the reader's next `next()`. */
 export interface Block {
@@ -20,6 +20,8 @@ export interface Block {
   continued: boolean;
   /** The last line goes on in the next block: it was longer than the reader may hold. */
   cut: boolean;
+  /** False when the block surely holds nothing `cleanLine` would change. */
+  maybeUntidy: boolean;
 }
 
 export interface ReaderOptions {
@@ -84,13 +86,15 @@ export class BlockReader {
       end = this.held;
     }
     const buf = this.buf.subarray(0, end);
+    const { newlines, maybeUntidy } = tallyNewlines(buf);
     const block: Block = {
       buf,
       offset: this.pos - this.held,
       line: this.line,
-      newlines: countNewlines(buf, 0, end),
+      newlines,
       continued: this.continued,
       cut,
+      maybeUntidy,
     };
     this.line += block.newlines;
     this.continued = cut;

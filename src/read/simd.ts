@@ -1,12 +1,14 @@
 /**
- * Three byte loops that must run at memory speed, in a 593-byte WebAssembly module using
- * 16-byte SIMD instructions. Line numbers are what make `read` useful, and to number a match near the
+ * Byte loops that must run at memory speed, in an 867-byte WebAssembly module using 16-byte
+ * SIMD instructions. Line numbers are what make `read` useful, and to number a match near the
  * end of a 2 GB result every newline before it must be counted: a JavaScript loop (or one
  * `indexOf` call per line) costs more than the whole of `grep -n`. And a case-insensitive
  * pattern is searched for in an ASCII-lower-cased copy of each block, with the same native byte
  * search as any other literal. And grep must know which blocks hold anything `cleanLine` would
- * change (those are searched in cleaned form). The scan buffer lives in the WebAssembly memory,
- * so that file reads land where the module can see them without a copy.
+ * change (those are searched in cleaned form): `tally` counts a block's newlines and flags such
+ * bytes in the same pass, so that only flagged blocks are looked at closely. The scan buffer
+ * lives in the WebAssembly memory, so that file reads land where the module can see them
+ * without a copy.
  *
  * The module in text form; `node scripts/assemble-simd.mjs` assembles it into the bytes below:
  *
@@ -86,13 +88,46 @@
  *           (then (return (i32.sub (local.get $p) (local.get $start)))))
  *         (local.set $p (i32.add (local.get $p) (i32.const 1)))
  *         (br $byte)))
- *       (i32.const -1)))
+ *       (i32.const -1))
+ *     ;; newlines in [p, p+n), and the global $untidy set to whether a byte there is one suspect
+ *     ;; stops at. Bytes are classified by two 16-entry tables, indexed by the low and by the high
+ *     ;; nibble, whose entries share a bit exactly for those bytes (1: 0x00-0x0F but tab and
+ *     ;; newline, 2: 0x10-0x1F, 4: 0x7F, 8: 0xC2 and 0xE2, 16: 0xD8).
+ *     (global $untidy (export "untidy") (mut i32) (i32.const 0))
+ *     (func (export "tally") (param $p i32) (param $n i32) (result i32)
+ *       (local $end i32) (local $vend i32) (local $total i32) (local $b i32) (local $flag i32)
+ *       (local $v v128) (local $nl v128) (local $nibble v128) (local $low v128) (local $high v128) (local $acc v128)
+ *       (local.set $nl (i8x16.splat (i32.const 10)))
+ *       (local.set $nibble (i8x16.splat (i32.const 0x0f)))
+ *       (local.set $low (v128.const i8x16 3 3 11 3 3 3 3 3 19 2 2 3 3 3 3 7))
+ *       (local.set $high (v128.const i8x16 1 2 0 0 0 0 0 4 0 0 0 0 8 16 8 0))
+ *       ... $end, $vend as above
+ *       (block $done (loop $vec
+ *         (br_if $done (i32.ge_u (local.get $p) (local.get $vend)))
+ *         (local.set $v (v128.load (local.get $p)))
+ *         (local.set $total (i32.add (local.get $total)
+ *           (i32.popcnt (i8x16.bitmask (i8x16.eq (local.get $v) (local.get $nl))))))
+ *         (local.set $acc (v128.or (local.get $acc)
+ *           (v128.and (i8x16.swizzle (local.get $low) (v128.and (local.get $v) (local.get $nibble)))
+ *                     (i8x16.swizzle (local.get $high) (i8x16.shr_u (local.get $v) (i32.const 4))))))
+ *         (local.set $p (i32.add (local.get $p) (i32.const 16)))
+ *         (br $vec)))
+ *       (local.set $flag (v128.any_true (local.get $acc)))
+ *       (block $done (loop $byte
+ *         (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+ *         (local.set $total (i32.add (i32.eq (local.tee $b (i32.load8_u (local.get $p))) (i32.const 10))
+ *           (local.get $total)))
+ *         (local.set $flag (i32.or (local.get $flag) <the byte test of suspect, on $b>))
+ *         (local.set $p (i32.add (local.get $p) (i32.const 1)))
+ *         (br $byte)))
+ *       (global.set $untidy (local.get $flag))
+ *       (local.get $total)))
  *
  * Where WebAssembly is not available (node --jitless), the same answers come from plain loops.
  */
 
 const MODULE =
-  'AGFzbQEAAAABDQJgAn9/AX9gA39/fwADBAMAAQAFAwEAAQckBAZtZW1vcnkCAAVjb3VudAAABWxvd2VyAAEHc3VzcGVjdAACCoYEA2oCA38Be0EK/Q8hBSAAIAFqIQIgACABQXBxaiEDAkADQCAAIANPDQEgBCAA/QAAACAF/SP9ZGlqIQQgAEEQaiEADAALCwJAA0AgACACTw0BIAQgAC0AAEEKRmohBCAAQQFqIQAMAAsLIAQLoAECA38Ee0HAAP0PIQdB2wD9DyEIQSD9DyEJIAAgAmohAyAAIAJBcHFqIQQCQANAIAAgBE8NASABIAD9AAAAIgYgBiAH/SggBiAI/Sb9TiAJ/U79UP0LAAAgAEEQaiEAIAFBEGohAQwACwsCQANAIAAgA08NASABIAAtAAAiBSAFQcEAa0EaSUEFdHI6AAAgAEEBaiEAIAFBAWohAQwACwsL9gECBH8IeyAAIQVBIP0PIQdBCf0PIQhBCv0PIQlB/wD9DyEKQcIB/Q8hC0HYAf0PIQxB4gH9DyENIAAgAWohAiAAIAFBcHFqIQMCQANAIAAgA08NASAA/QAAACEGIAYgB/0mIAYgCP0jIAYgCf0j/VD9TyAGIAr9I/1QIAYgC/0j/VAgBiAM/SP9UCAGIA39I/1Q/VMNASAAQRBqIQAMAAsLAkADQCAAIAJPDQEgAC0AACEEIARBIEkgBEEJR3EgBEEKR3EgBEH/AEZyIARBwgFGciAEQdgBRnIgBEHiAUZyBEAgACAFaw8LIABBAWohAAwACwtBfws=';
+  'AGFzbQEAAAABDQJgAn9/AX9gA39/fwADBQQAAQAABQMBAAEGBgF/AUEACwc1BgZtZW1vcnkCAAVjb3VudAAABWxvd2VyAAEHc3VzcGVjdAACBXRhbGx5AAMGdW50aWR5AwAK/gUEagIDfwF7QQr9DyEFIAAgAWohAiAAIAFBcHFqIQMCQANAIAAgA08NASAEIAD9AAAAIAX9I/1kaWohBCAAQRBqIQAMAAsLAkADQCAAIAJPDQEgBCAALQAAQQpGaiEEIABBAWohAAwACwsgBAugAQIDfwR7QcAA/Q8hB0HbAP0PIQhBIP0PIQkgACACaiEDIAAgAkFwcWohBAJAA0AgACAETw0BIAEgAP0AAAAiBiAGIAf9KCAGIAj9Jv1OIAn9Tv1Q/QsAACAAQRBqIQAgAUEQaiEBDAALCwJAA0AgACADTw0BIAEgAC0AACIFIAVBwQBrQRpJQQV0cjoAACAAQQFqIQAgAUEBaiEBDAALCwv2AQIEfwh7IAAhBUEg/Q8hB0EJ/Q8hCEEK/Q8hCUH/AP0PIQpBwgH9DyELQdgB/Q8hDEHiAf0PIQ0gACABaiECIAAgAUFwcWohAwJAA0AgACADTw0BIAD9AAAAIQYgBiAH/SYgBiAI/SMgBiAJ/SP9UP1PIAYgCv0j/VAgBiAL/SP9UCAGIAz9I/1QIAYgDf0j/VD9Uw0BIABBEGohAAwACwsCQANAIAAgAk8NASAALQAAIQQgBEEgSSAEQQlHcSAEQQpHcSAEQf8ARnIgBEHCAUZyIARB2AFGciAEQeIBRnIEQCAAIAVrDwsgAEEBaiEADAALC0F/C/YBAgV/BntBCv0PIQhBD/0PIQn9DAMDCwMDAwMDEwICAwMDAwchCv0MAQIAAAAAAAQAAAAACBAIACELIAAgAWohAiAAIAFBcHFqIQMCQANAIAAgA08NASAA/QAAACEHIAQgByAI/SP9ZGlqIQQgDCAKIAcgCf1O/Q4gCyAHQQT9bf0O/U79UCEMIABBEGohAAwACwsgDP1TIQYCQANAIAAgAk8NASAALQAAIgVBCkYgBGohBCAGIAVBIEkgBUEJR3EgBUEKR3EgBUH/AEZyIAVBwgFGciAFQdgBRnIgBUHiAUZyciEGIABBAWohAAwACwsgBiQAIAQL';
 
 const PAGE = 65536;
 
@@ -107,6 +142,8 @@ interface Simd {
   count(at: number, length: number): number;
   lower(from: number, to: number, length: number): void;
   suspect(at: number, length: number): number;
+  tally(at: number, length: number): number;
+  untidy: { value: number };
 }
 
 let simd: Simd | null | undefined;
@@ -160,6 +197,19 @@ export function countNewlines(buf: Buffer, from: number, to: number): number {
   let n = 0;
   for (let i = buf.indexOf(10, from); i !== -1 && i < to; i = buf.indexOf(10, i + 1)) n++;
   return n;
+}
+
+/**
+ * Newlines in `buf`, and whether it may hold something `cleanLine` changes (when false, it
+ * surely does not; when true, `needsCleaning` says for sure). One pass over the bytes.
+ */
+export function tallyNewlines(buf: Buffer): { newlines: number; maybeUntidy: boolean } {
+  const c = simd ?? load();
+  if (c && buf.buffer === c.memory.buffer) {
+    const newlines = c.tally(buf.byteOffset, buf.length);
+    return { newlines, maybeUntidy: c.untidy.value !== 0 };
+  }
+  return { newlines: countNewlines(buf, 0, buf.length), maybeUntidy: true };
 }
 
 /**

@@ -1,6 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countNewlines, lowerCopy, scanBuffer } from '../../src/read/simd.js';
+import { countNewlines, lowerCopy, needsCleaning, scanBuffer, tallyNewlines } from '../../src/read/simd.js';
+import { cleanLine } from '../../src/summary/clean.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('the SIMD byte loops', () => {
   it('count newlines like a plain loop, at any offset and length', () => {
@@ -30,5 +36,48 @@ describe('the SIMD byte loops', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('tally newlines and flag every block that holds something cleanLine changes', () => {
+    const piece = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      fc
+        .constantFrom(
+          'plain text\n',
+          'é and — and ·\n',
+          '\t tab\n',
+          '\u009b',
+          '\u202e',
+          '\u061c',
+          '\r',
+          '\x1b[1m',
+        )
+        .map((t) => Buffer.from(t)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const bytes = Buffer.concat(pieces);
+        const buf = scanBuffer(Math.max(1, bytes.length)).subarray(0, bytes.length);
+        buf.set(bytes);
+        let newlines = 0;
+        for (const b of bytes) if (b === 10) newlines++;
+        const tally = tallyNewlines(buf);
+        expect(tally.newlines).toBe(newlines);
+        const text = bytes.toString('utf8');
+        const changes = text.split('\n').some((line) => cleanLine(line) !== line);
+        expect(needsCleaning(buf)).toBe(changes);
+        expect(needsCleaning(Buffer.from(bytes))).toBe(changes);
+        if (changes) expect(tally.maybeUntidy).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('are the bytes scripts/assemble-simd.mjs assembles', () => {
+    const assembled = execFileSync(process.execPath, [join(ROOT, 'scripts', 'assemble-simd.mjs')], {
+      encoding: 'utf8',
+    }).trim();
+    const source = readFileSync(join(ROOT, 'src', 'read', 'simd.ts'), 'utf8');
+    expect(/const MODULE =\s*'([^']+)'/.exec(source)?.[1]).toBe(assembled);
   });
 });
