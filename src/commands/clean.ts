@@ -26,11 +26,12 @@ export async function cleanResults(opts: CleanOptions): Promise<number> {
   const bytes = plan.targets.reduce((n, t) => n + t.bytes, 0);
   const lines: string[] = [];
   if (opts.dryRun) {
+    const width = Math.max(0, ...plan.targets.map((t) => t.id.length));
     for (const t of plan.targets) {
       const what = t.entry
-        ? `${formatAge(now - t.entry.startedMs)}  ${shorten(commandText(t.entry.meta), 60)}`
+        ? `${formatAge(now - t.entry.startedMs).padEnd(3)}  ${shorten(commandText(t.entry.meta), 60)}`
         : 'files of no result';
-      lines.push(`${t.id}  ${formatBytes(t.bytes).padStart(7)}  ${what}`);
+      lines.push(`${t.id.padEnd(width)}  ${formatBytes(t.bytes).padStart(7)}  ${what}`);
     }
   } else applyClean(dir, plan, request);
   const count = `${plan.targets.length} result${plan.targets.length === 1 ? '' : 's'} (${formatBytes(bytes)})`;

@@ -43,7 +43,7 @@ describe('ctxwrap clean', () => {
     expect(dry).toEqual({
       code: 0,
       stderr: '',
-      stdout: `old_00000001  ${size.padStart(7)}  8d  make all\n[ctxwrap: would remove 1 result (${size}) older than 7d from ${dir}]\n`,
+      stdout: `old_00000001  ${size.padStart(7)}  8d   make all\n[ctxwrap: would remove 1 result (${size}) older than 7d from ${dir}]\n`,
     });
     expect(files(dir)).toHaveLength(6);
     expect(await ctxwrap(['clean', '--run-dir', dir])).toEqual({
