@@ -28,8 +28,7 @@ export function measure(command, { env, cwd, allowFail = false } = {}) {
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = performance.now() - t0;
-  if (r.status !== 0 && !allowFail)
-    throw new Error(`benchmark command failed (${r.status}): ${command}\n${r.stderr.slice(-2000)}`);
+  if (r.status !== 0 && !allowFail) throw new Error(`benchmark command failed (${r.status}): ${command}\n${r.stderr.slice(-2000)}`);
   const lines = r.stderr.trim().split('\n');
   const peakKiB = Number(lines[lines.length - 1]);
   return { ms, peakKiB, stdout: r.stdout };

@@ -8,21 +8,16 @@ import { ROOT } from './lib.mjs';
 
 const filter = process.argv[2];
 const dir = join(ROOT, 'bench', 'cases');
-const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.mjs') && (!filter || f.includes(filter)))
-  .sort();
+const files = readdirSync(dir).filter((f) => f.endsWith('.mjs') && (!filter || f.includes(filter))).sort();
 const rows = [];
 for (const file of files) {
   const mod = await import(pathToFileURL(join(dir, file)).href);
   process.stderr.write(`bench: ${mod.title ?? file} ...\n`);
   for (const row of await mod.run()) {
     rows.push(row);
-    process.stderr.write(
-      `  ${row.benchmark}: ${row.subject} vs ${row.baseline} → ${row.ratio}${row.note ? ` (${row.note})` : ''}\n`,
-    );
+    process.stderr.write(`  ${row.benchmark}: ${row.subject} vs ${row.baseline} → ${row.ratio}${row.note ? ` (${row.note})` : ''}\n`);
   }
 }
 console.log('| benchmark | ctxwrap | baseline | ratio | note |');
 console.log('|---|---:|---:|---:|---|');
-for (const r of rows)
-  console.log(`| ${r.benchmark} | ${r.subject} | ${r.baseline} | ${r.ratio} | ${r.note ?? ''} |`);
+for (const r of rows) console.log(`| ${r.benchmark} | ${r.subject} | ${r.baseline} | ${r.ratio} | ${r.note ?? ''} |`);

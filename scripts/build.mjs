@@ -16,12 +16,8 @@ await build({
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
   define: { CTXWRAP_VERSION: JSON.stringify(pkg.version) },
-  banner: {
-    js: "import { createRequire as __ctxwrapRequire } from 'node:module'; const require = __ctxwrapRequire(import.meta.url);",
-  },
+  banner: { js: "import { createRequire as __ctxwrapRequire } from 'node:module'; const require = __ctxwrapRequire(import.meta.url);" },
   legalComments: 'none',
   logLevel: 'warning',
 });
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], {
-  stdio: 'inherit',
-});
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
