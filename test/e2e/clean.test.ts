@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../src/format.js';
-import { ago, ctxwrap, script, start, stored, tempRunDir, until, writeResult } from './recover-support.js';
+import { ago, ctxwrap, script, startRunning, stored, tempRunDir, writeResult } from './recover-support.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -14,22 +14,6 @@ const sizeOf = (dir: string, id: string) =>
       .filter((f) => f.startsWith(`${id}.`))
       .reduce((n, f) => n + statSync(join(dir, 'tool_results', f)).size, 0),
   );
-
-/** Starts a result that stays running until the test sends SIGTERM; returns its id. */
-async function running(dir: string) {
-  const run = start(['--run-dir', dir, '--', process.execPath, script('wait-for-signal.mjs')]);
-  let id = '';
-  await until(async () => {
-    const list = JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir])).stdout) as {
-      id: string;
-      state: string;
-      bytes: number;
-    }[];
-    id = list.find((r) => r.state === 'running' && r.bytes > 0)?.id ?? '';
-    return id !== '';
-  });
-  return { id, run };
-}
 
 describe('ctxwrap clean', () => {
   it('removes results older than the time to live, all their files, and keeps the rest', async () => {
@@ -82,7 +66,8 @@ describe('ctxwrap clean', () => {
   it('never removes a result still being written, even with --older-than 1ms or --all', async () => {
     const dir = tempRunDir();
     const done = await stored(dir, [process.execPath, script('numbered-lines.mjs'), '3']);
-    const { id, run } = await running(dir);
+    const run = await startRunning(dir);
+    const id = run.id;
     const mine = () => files(dir).filter((f) => f.startsWith(`${id}.`));
     expect(mine()).toEqual([`${id}.json`, `${id}.txt`]);
     await new Promise((r) => setTimeout(r, 20));

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ago, ctxwrap, script, start, tempRunDir, until, writeResult } from './recover-support.js';
+import { ago, ctxwrap, startRunning, tempRunDir, writeResult } from './recover-support.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -166,17 +166,8 @@ describe('ctxwrap note', () => {
 
   it('survives the final metadata write of a run still going when it was set', async () => {
     const dir = tempRunDir();
-    const run = start(['--run-dir', dir, '--', process.execPath, script('wait-for-signal.mjs')]);
-    let id = '';
-    await until(async () => {
-      const list = JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir])).stdout) as {
-        id: string;
-        state: string;
-        bytes: number;
-      }[];
-      id = list[0]?.id ?? '';
-      return list[0]?.state === 'running' && list[0].bytes > 0;
-    });
+    const run = await startRunning(dir);
+    const id = run.id;
     expect((await ctxwrap(['note', '--run-dir', dir, id, 'waits for a signal'])).code).toBe(0);
     run.child.kill('SIGTERM');
     expect((await run.done).code).toBe(0);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ctxwrap, script, start, stored, tempRunDir, until, writeResult } from './recover-support.js';
+import { ctxwrap, script, startRunning, stored, tempRunDir, writeResult } from './recover-support.js';
 
 const ACCEPTED =
   'accepted: first:N, last:N, A-B, A- (to the end), N, lists such as 1-20,900-950, grep:PATTERN, grep:/PATTERN/i';
@@ -247,16 +247,8 @@ describe('ctxwrap read', () => {
 
   it('reads a result still being written, and says so', async () => {
     const dir = tempRunDir();
-    const run = start(['--run-dir', dir, '--', process.execPath, script('wait-for-signal.mjs')]);
-    let running = '';
-    await until(async () => {
-      const list = JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir])).stdout || '[]') as {
-        id: string;
-        bytes: number;
-      }[];
-      running = list[0]?.id ?? '';
-      return (list[0]?.bytes ?? 0) > 0;
-    });
+    const run = await startRunning(dir);
+    const running = run.id;
     const r = await ctxwrap(['read', '--run-dir', dir, running]);
     expect(r).toEqual({
       code: 0,

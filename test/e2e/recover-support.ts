@@ -133,3 +133,21 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 10_000
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Starts `ctxwrap -- wait-for-signal.mjs` in a run directory and waits until it is listed as
+ * running with its first output stored; SIGTERM to `child` ends it (exit 0).
+ */
+export async function startRunning(
+  runDir: string,
+): Promise<{ id: string; child: ChildProcess; done: Promise<Ran> }> {
+  const run = start(['--run-dir', runDir, '--', process.execPath, script('wait-for-signal.mjs')]);
+  let id = '';
+  await until(async () => {
+    const listed = await ctxwrap(['list', '--json', '--run-dir', runDir]);
+    const results = JSON.parse(listed.stdout || '[]') as { id: string; state: string; bytes: number }[];
+    id = results.find((r) => r.state === 'running' && r.bytes > 0)?.id ?? '';
+    return id !== '';
+  });
+  return { id, ...run };
+}
