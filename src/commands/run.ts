@@ -5,6 +5,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { type CaptureResult, capture, signalNumber } from '../capture/spawn.js';
 import { formatDuration } from '../format.js';
 import { newId } from '../store/ids.js';
+import { maybePrune } from '../store/prune.js';
 import {
   type EndReason,
   lastRunOf,
@@ -192,6 +193,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.source !== 'stdin') guard(() => setLastRun(dir, opts.cwd, opts.command, id));
   opts.print(text);
   for (const signal of HELD_SIGNALS) process.off(signal, hold);
+  maybePrune(dir);
   if (storeError) opts.warn(`the output of ${id} may be incomplete on disk: ${storeError}`);
   return ending.exitCode;
 }
