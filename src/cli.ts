@@ -52,6 +52,8 @@ interface ReadCliOptions extends Common {
   raw?: boolean;
   numbers?: boolean;
   maxChars?: string;
+  /** False with --no-redact. */
+  redact?: boolean;
 }
 
 function withRunDir(cmd: Command): Command {
@@ -308,6 +310,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         'exact stored bytes, no numbers, no cleaning (without --lines: the whole file, unbounded)',
       )
       .option('--no-numbers', 'leave out the line numbers')
+      .option('--no-redact', 'show credentials as stored (masked by default)')
       .option(
         '--max-chars <n>',
         'most characters printed, the closing note included (default 4000; 0: no limit)',
@@ -327,6 +330,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
         ...(opts.maxChars !== undefined ? { maxChars: parseWhole(opts.maxChars, '--max-chars', 0) } : {}),
         raw: opts.raw === true,
         numbers: opts.numbers !== false,
+        redact: opts.redact !== false,
         print: (t) => out(colorize(t)),
         printBytes: writeBytes,
         warn,

@@ -15,6 +15,7 @@ import {
   lineEnd,
 } from '../read/line-reader.js';
 import { type GrepRequest, type LineRange, type LineSpec, parseLineSpec } from '../read/parse-line-spec.js';
+import { shieldFor } from '../shield.js';
 import { validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
 import { stateOf } from '../store/registry.js';
@@ -34,6 +35,8 @@ export interface ReadOptions {
   lines?: string;
   /** Lines of context around each grep match. */
   context?: number;
+  /** Mask credentials in what is shown (default true; --raw never masks). */
+  redact?: boolean;
   /** Exact stored bytes: no cleaning, no numbers. Without `lines` or `maxChars`, the whole file, unbounded. */
   raw?: boolean;
   /** Prefix each line with its number in the stored file (default true). */
@@ -103,10 +106,11 @@ function select(
   const max = opts.maxChars === 0 ? Number.POSITIVE_INFINITY : (opts.maxChars ?? DEFAULT_MAX_CHARS);
   const out = new BoundedOutput(max, spec.kind === 'last');
   const numbers = opts.numbers !== false && !opts.raw;
+  const shield = shieldFor(meta.keyRanges, opts.redact !== false);
   const cap = Math.max(60, max - NOTE_ROOM);
   const add = (line: number, buf: Buffer, start: number, end: number, match = true): boolean => {
     if (opts.raw) return out.add(line, Buffer.concat([buf.subarray(start, end), NEWLINE]), match);
-    const text = shownText(buf, start, end, cap);
+    const text = shownText(buf, start, end, cap, (t) => shield(line, t));
     return out.add(line, numbers ? `${line}${match ? ':' : '-'} ${text}` : text, match);
   };
   const known = knownLines(meta, size);

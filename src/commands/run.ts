@@ -166,6 +166,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       ...(previousId ? { previousId } : {}),
     },
   } satisfies Partial<ResultMeta>);
+  if (collected.keyRanges.length > 0) meta.keyRanges = collected.keyRanges;
   if (ending.status) meta.status = ending.status;
   if (ending.cutShort) meta.cutShort = ending.cutShort;
 

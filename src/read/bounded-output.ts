@@ -96,16 +96,23 @@ export function rangesText(lines: number[]): string {
 const WHOLE_BYTES = 1 << 16;
 
 /**
- * A stored line as `read` shows it: cleaned like the summary, cut to `cap` characters keeping
- * its start and end, and made inert if it could pass for one of ctxwrap's own lines.
+ * A stored line as `read` shows it: cleaned like the summary, credentials masked (`mask`), cut
+ * to `cap` characters keeping its start and end, and made inert if it could pass for one of
+ * ctxwrap's own lines.
  */
-export function shownText(buf: Buffer, start: number, end: number, cap: number): string {
+export function shownText(
+  buf: Buffer,
+  start: number,
+  end: number,
+  cap: number,
+  mask: (text: string) => string = (text) => text,
+): string {
   const whole = Math.max(WHOLE_BYTES, cap * 4);
-  if (end - start <= whole) return inert(cutLine(cleanLine(buf.toString('utf8', start, end)), cap));
+  if (end - start <= whole) return inert(cutLine(mask(cleanLine(buf.toString('utf8', start, end))), cap));
   const half = whole / 2;
   const note = `…[line of ${formatCount(end - start)} bytes cut]…`;
   const room = Math.max(8, cap - note.length);
-  const head = cleanLine(buf.toString('utf8', start, start + half)).slice(0, Math.ceil(room * 0.6));
-  const tail = cleanLine(buf.toString('utf8', end - half, end));
+  const head = mask(cleanLine(buf.toString('utf8', start, start + half))).slice(0, Math.ceil(room * 0.6));
+  const tail = mask(cleanLine(buf.toString('utf8', end - half, end)));
   return inert(`${head}${note}${tail.slice(tail.length - Math.floor(room * 0.4))}`);
 }
