@@ -1,0 +1,489 @@
+/**
+ * The on-disk index of one stored output, `<run_dir>/index/<id>.idx`, laid out so that a search
+ * reads only what it needs: a small header, a skip list (the first token of every dictionary
+ * block), the dictionary (sorted tokens, front-coded varint entries, in blocks of DICT_BLOCK),
+ * the block table and the postings. A search reads the header and skip list, then one
+ * dictionary block and one run of postings per query word.
+ *
+ *   "ctxwrap-index 2\n" u32 header length, header JSON, skip list, dictionary, block table,
+ *   postings, "ctxwrap-end 2\n"
+ *
+ * Nothing in an index is trusted: a file with a wrong magic, length, trailer, stamp or section,
+ * or whose content fails to decode, is reported as unusable and rebuilt from the output.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+const MAGIC = Buffer.from('ctxwrap-index 2\n');
+const TRAILER = Buffer.from('ctxwrap-end 2\n');
+/** Tokens per dictionary block (one entry of the skip list each). */
+export const DICT_BLOCK = 64;
+const FIRST_READ = 4096;
+
+/** Thrown when an index file cannot be used; the caller rebuilds it. */
+export class UnusableIndex extends Error {}
+
+export interface Region {
+  /** Byte range of the output that is indexed. */
+  start: number;
+  end: number;
+  /** 0-based number of its first line, and how many lines it holds. */
+  firstLine: number;
+  lines: number;
+}
+
+/** A byte range of the output that is not indexed (the middle of a very large output). */
+export interface Gap {
+  start: number;
+  end: number;
+  firstLine: number;
+}
+
+export interface IndexData {
+  stamp: Stamp;
+  terms: string[];
+  triples: { term: Uint32Array; block: Uint32Array; count: Uint32Array; length: number };
+  blocks: { offset: number[]; line: number[]; tokens: number[]; lines: number[] };
+  totalTokens: number;
+  regions: Region[];
+  gaps: Gap[];
+}
+
+export interface Header {
+  v: 2;
+  stamp: Stamp;
+  blocks: number;
+  tokens: number;
+  terms: number;
+  regions: Region[];
+  gaps: Gap[];
+  /** [offset, length] of each section, from the start of the file. */
+  skip: [number, number];
+  /** Entries in the skip list (dictionary blocks). */
+  skips: number;
+  dict: [number, number];
+  table: [number, number];
+  post: [number, number];
+  end: number;
+}
+
+function writeVarint(buf: Buffer, pos: number, n: number): number {
+  while (n >= 0x80) {
+    buf[pos++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  buf[pos++] = n;
+  return pos;
+}
+
+function sharedPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Never split a surrogate pair between the shared part and the suffix.
+  if (i > 0 && (a.charCodeAt(i - 1) & 0xfc00) === 0xd800) i--;
+  return i;
+}
+
+/** Encodes an index; postings are (block delta, count) varint pairs in token order. */
+export function encodeIndex(d: IndexData): Buffer {
+  const ids = new Map(d.terms.map((t, i) => [t, i]));
+  const order = [...d.terms].sort().map((t) => ids.get(t)!);
+  // Group the triples by term (they arrive in block order, which the grouping keeps).
+  const counts = new Uint32Array(d.terms.length + 1);
+  for (let i = 0; i < d.triples.length; i++) counts[d.triples.term[i]! + 1]!++;
+  for (let i = 1; i < counts.length; i++) counts[i]! += counts[i - 1]!;
+  const place = counts.slice();
+  const byTerm = new Uint32Array(d.triples.length);
+  for (let i = 0; i < d.triples.length; i++) byTerm[place[d.triples.term[i]!]!++] = i;
+
+  const post = Buffer.allocUnsafe(d.triples.length * 10 + 16);
+  let postLen = 0;
+  let dict = Buffer.allocUnsafe(1 << 16);
+  let dictLen = 0;
+  const skip: { term: string; dict: number; post: number }[] = [];
+  let prev = '';
+  for (let k = 0; k < order.length; k++) {
+    const t = order[k]!;
+    const term = d.terms[t]!;
+    if (k % DICT_BLOCK === 0) {
+      skip.push({ term, dict: dictLen, post: postLen });
+      prev = '';
+    }
+    const start = postLen;
+    let last = 0;
+    for (let j = counts[t]!; j < counts[t + 1]!; j++) {
+      const i = byTerm[j]!;
+      const block = d.triples.block[i]!;
+      postLen = writeVarint(post, postLen, block - last);
+      postLen = writeVarint(post, postLen, d.triples.count[i]!);
+      last = block;
+    }
+    // Entry: shared prefix (UTF-16 units), suffix byte length, suffix, postings byte length.
+    const shared = sharedPrefix(prev, term);
+    const suffix = term.slice(shared);
+    if (dictLen + suffix.length * 3 + 16 > dict.length) {
+      const bigger = Buffer.allocUnsafe(dict.length * 2 + suffix.length * 3);
+      dict.copy(bigger, 0, 0, dictLen);
+      dict = bigger;
+    }
+    dictLen = writeVarint(dict, dictLen, shared);
+    // Tokens are at most MAX_TOKEN (64) units, so at most 192 bytes: a length of 1 or 2 bytes.
+    const lenAt = dictLen;
+    const bytes = dict.write(suffix, lenAt + 1);
+    if (bytes >= 0x80) {
+      dict.copyWithin(lenAt + 2, lenAt + 1, lenAt + 1 + bytes);
+      writeVarint(dict, lenAt, bytes);
+      dictLen = lenAt + 2 + bytes;
+    } else {
+      dict[lenAt] = bytes;
+      dictLen = lenAt + 1 + bytes;
+    }
+    dictLen = writeVarint(dict, dictLen, postLen - start);
+    prev = term;
+  }
+  dict = dict.subarray(0, dictLen);
+  const n = d.blocks.offset.length;
+  const table = Buffer.alloc(n * 17);
+  for (let i = 0; i < n; i++) {
+    table.writeDoubleLE(d.blocks.offset[i]!, i * 8);
+    table.writeUInt32LE(d.blocks.line[i]!, n * 8 + i * 4);
+    table.writeUInt32LE(Math.min(d.blocks.tokens[i]!, 0xffffffff), n * 12 + i * 4);
+    table[n * 16 + i] = d.blocks.lines[i]!;
+  }
+  // Skip list: (dictionary offset, postings offset, token offset) per block, then the tokens.
+  const skipTerms = skip.map((e) => Buffer.from(e.term));
+  const skipBuf = Buffer.alloc(skip.length * 12 + skipTerms.reduce((a, b) => a + b.length, 0));
+  let termAt = 0;
+  skip.forEach((e, k) => {
+    skipBuf.writeUInt32LE(e.dict, k * 12);
+    skipBuf.writeUInt32LE(e.post, k * 12 + 4);
+    skipBuf.writeUInt32LE(termAt, k * 12 + 8);
+    termAt += skipTerms[k]!.copy(skipBuf, skip.length * 12 + termAt);
+  });
+  const header = {
+    v: 2 as const,
+    stamp: d.stamp,
+    blocks: n,
+    tokens: d.totalTokens,
+    terms: d.terms.length,
+    regions: d.regions,
+    gaps: d.gaps,
+    skips: skip.length,
+  };
+  // The section offsets depend on the header's own length: settle it with digits padded.
+  const pad = (x: number) => String(x).padStart(12, '0');
+  const z = [pad(0), pad(0)];
+  const headerLen = Buffer.byteLength(
+    JSON.stringify({ ...header, skip: z, dict: z, table: z, post: z, end: pad(0) }),
+  );
+  const skipAt = MAGIC.length + 4 + headerLen;
+  const dictAt = skipAt + skipBuf.length;
+  const tableAt = dictAt + dict.length;
+  const postAt = tableAt + table.length;
+  const end = postAt + postLen + TRAILER.length;
+  const full: Header = {
+    ...header,
+    skip: [skipAt, skipBuf.length],
+    dict: [dictAt, dict.length],
+    table: [tableAt, table.length],
+    post: [postAt, postLen],
+    end,
+  };
+  const headerBuf = Buffer.alloc(headerLen, 0x20);
+  headerBuf.write(JSON.stringify(full));
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(headerLen);
+  return Buffer.concat([MAGIC, len, headerBuf, skipBuf, dict, table, post.subarray(0, postLen), TRAILER]);
+}
+
+/** Postings of one token: blocks (ascending) and counts. */
+export interface Postings {
+  term: string;
+  blocks: Uint32Array;
+  counts: Uint32Array;
+}
+
+interface DictEntry {
+  term: string;
+  post: number;
+  len: number;
+}
+
+/** Reads one index; every read is checked, and any inconsistency throws UnusableIndex. */
+export class IndexReader {
+  private skipBuf: Buffer | undefined;
+
+  private constructor(
+    private readonly fd: number,
+    readonly header: Header,
+    private readonly first: Buffer,
+  ) {}
+
+  /** Opens an index file and checks its frame; throws UnusableIndex when it cannot be used. */
+  static open(path: string, stamp: Stamp): IndexReader {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const first = readAt(fd, 0, Math.min(size, FIRST_READ));
+      const header = parseHeader(first, size, (offset, length) => readAt(fd, offset, length), stamp);
+      return new IndexReader(fd, header, first);
+    } catch (error) {
+      closeSync(fd);
+      if (error instanceof UnusableIndex) throw error;
+      throw new UnusableIndex((error as Error).message);
+    }
+  }
+
+  /** Reads an index held in memory (one just built). */
+  static fromBuffer(buf: Buffer, stamp: Stamp): IndexReader {
+    const at = (offset: number, length: number) => buf.subarray(offset, offset + length);
+    try {
+      return new IndexReader(-1, parseHeader(buf, buf.length, at, stamp), buf);
+    } catch (error) {
+      if (error instanceof UnusableIndex) throw error;
+      throw new UnusableIndex((error as Error).message);
+    }
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+  }
+
+  private read(offset: number, length: number): Buffer {
+    if (offset + length <= this.first.length) return this.first.subarray(offset, offset + length);
+    return readAt(this.fd, offset, length);
+  }
+
+  private skip(): Buffer {
+    if (!this.skipBuf) {
+      const h = this.header;
+      const buf = this.read(h.skip[0], h.skip[1]);
+      let last = -1;
+      for (let k = 0; k < h.skips; k++) {
+        const [d, p, t] = [
+          buf.readUInt32LE(k * 12),
+          buf.readUInt32LE(k * 12 + 4),
+          buf.readUInt32LE(k * 12 + 8),
+        ];
+        if (d > h.dict[1] || p > h.post[1] || t < last || h.skips * 12 + t > buf.length)
+          throw new UnusableIndex('bad skip list');
+        last = t;
+      }
+      this.skipBuf = buf;
+    }
+    return this.skipBuf;
+  }
+
+  /** First token of dictionary block `k`. */
+  private skipTerm(k: number): string {
+    const buf = this.skip();
+    const n = this.header.skips;
+    const from = n * 12 + buf.readUInt32LE(k * 12 + 8);
+    const to = k + 1 < n ? n * 12 + buf.readUInt32LE(k * 12 + 20) : buf.length;
+    return buf.toString('utf8', from, to);
+  }
+
+  /** The tokens of dictionary block `k`, with the byte range of each one's postings. */
+  private dictBlock(k: number): DictEntry[] {
+    const h = this.header;
+    const skip = this.skip();
+    const from = skip.readUInt32LE(k * 12);
+    const to = k + 1 < h.skips ? skip.readUInt32LE(k * 12 + 12) : h.dict[1];
+    if (to < from) throw new UnusableIndex('bad dictionary');
+    const buf = this.read(h.dict[0] + from, to - from);
+    const out: DictEntry[] = [];
+    let prev = '';
+    let post = skip.readUInt32LE(k * 12 + 4);
+    let pos = 0;
+    const varint = () => {
+      let n = 0;
+      for (let shift = 0; ; shift += 7) {
+        if (pos >= buf.length || shift > 28) throw new UnusableIndex('bad dictionary');
+        const b = buf[pos++]!;
+        n += (b & 0x7f) * 2 ** shift;
+        if (b < 0x80) return n;
+      }
+    };
+    while (pos < buf.length) {
+      const shared = varint();
+      const len = varint();
+      if (shared > prev.length || pos + len > buf.length) throw new UnusableIndex('bad dictionary');
+      prev = prev.slice(0, shared) + buf.toString('utf8', pos, pos + len);
+      pos += len;
+      const postLen = varint();
+      out.push({ term: prev, post, len: postLen });
+      post += postLen;
+    }
+    return out;
+  }
+
+  /** Index of the last dictionary block whose first token is <= `term` (0 when none). */
+  private blockFor(term: string): number {
+    let lo = 0;
+    let hi = this.header.skips - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.skipTerm(mid) <= term) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
+   * Tokens equal to `prefix` (exact) or starting with it (prefix), with their postings, at most
+   * `max` of them (the shortest); `keep` filters the tokens before any postings are read.
+   */
+  find(prefix: string, mode: 'exact' | 'prefix', max = 64, keep?: (term: string) => boolean): Postings[] {
+    if (this.header.skips === 0) return [];
+    const found: DictEntry[] = [];
+    for (let k = this.blockFor(prefix); k < this.header.skips; k++) {
+      let past = false;
+      for (const e of this.dictBlock(k)) {
+        if (e.term < prefix) continue;
+        if (mode === 'exact' ? e.term !== prefix : !e.term.startsWith(prefix)) {
+          past = true;
+          break;
+        }
+        if (!keep || keep(e.term)) found.push(e);
+      }
+      if (past || mode === 'exact') break;
+    }
+    if (found.length === 0) return [];
+    const chosen =
+      found.length <= max ? found : [...found].sort((a, b) => a.term.length - b.term.length).slice(0, max);
+    // The postings of tokens next to each other in the dictionary are next to each other on
+    // disk: read the span once.
+    let from = Number.POSITIVE_INFINITY;
+    let to = 0;
+    for (const e of chosen) {
+      from = Math.min(from, e.post);
+      to = Math.max(to, e.post + e.len);
+    }
+    if (to > this.header.post[1]) throw new UnusableIndex('bad postings range');
+    const span = this.read(this.header.post[0] + from, to - from);
+    return chosen.map((e) => this.postings(e.term, span.subarray(e.post - from, e.post - from + e.len)));
+  }
+
+  private postings(term: string, buf: Buffer): Postings {
+    const h = this.header;
+    const blocks = new Uint32Array(buf.length >> 1);
+    const counts = new Uint32Array(buf.length >> 1);
+    let n = 0;
+    let pos = 0;
+    let block = 0;
+    const varint = () => {
+      let v = 0;
+      for (let shift = 0; ; shift += 7) {
+        if (pos >= buf.length || shift > 28) throw new UnusableIndex('bad postings');
+        const b = buf[pos++]!;
+        v += (b & 0x7f) * 2 ** shift;
+        if (b < 0x80) return v;
+      }
+    };
+    while (pos < buf.length) {
+      const delta = varint();
+      block += delta;
+      const count = varint();
+      if ((n > 0 && delta === 0) || block >= h.blocks || count === 0) throw new UnusableIndex('bad postings');
+      blocks[n] = block;
+      counts[n] = count;
+      n++;
+    }
+    return { term, blocks: blocks.subarray(0, n), counts: counts.subarray(0, n) };
+  }
+
+  /** The block table: byte offset, first line (0-based), token count and line count of each block. */
+  table(): BlockTable {
+    const h = this.header;
+    const buf = this.read(h.table[0], h.table[1]);
+    const n = h.blocks;
+    return {
+      offset: (k) => buf.readDoubleLE(k * 8),
+      line: (k) => buf.readUInt32LE(n * 8 + k * 4),
+      tokens: (k) => buf.readUInt32LE(n * 12 + k * 4),
+      lines: (k) => buf[n * 16 + k]!,
+    };
+  }
+}
+
+export interface BlockTable {
+  offset(k: number): number;
+  line(k: number): number;
+  tokens(k: number): number;
+  lines(k: number): number;
+}
+
+/** What an index was built from: the output's size and modification time. */
+export interface Stamp {
+  size: number;
+  mtimeMs: number;
+}
+
+function parseHeader(
+  first: Buffer,
+  size: number,
+  readAt: (offset: number, length: number) => Buffer,
+  stamp: Stamp,
+): Header {
+  if (size < MAGIC.length + 4 + TRAILER.length || !first.subarray(0, MAGIC.length).equals(MAGIC))
+    throw new UnusableIndex('bad magic');
+  const headerLen = first.readUInt32LE(MAGIC.length);
+  const hStart = MAGIC.length + 4;
+  if (hStart + headerLen > size - TRAILER.length) throw new UnusableIndex('bad header length');
+  const hBuf =
+    hStart + headerLen <= first.length
+      ? first.subarray(hStart, hStart + headerLen)
+      : readAt(hStart, headerLen);
+  const header = JSON.parse(hBuf.toString('utf8')) as Header;
+  checkHeader(header, size, hStart + headerLen);
+  if (header.stamp.size !== stamp.size || header.stamp.mtimeMs !== stamp.mtimeMs)
+    throw new UnusableIndex('stale');
+  if (!readAt(size - TRAILER.length, TRAILER.length).equals(TRAILER)) throw new UnusableIndex('bad trailer');
+  return header;
+}
+
+function readAt(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, offset + got);
+    if (n === 0) throw new UnusableIndex('short read');
+    got += n;
+  }
+  return buf;
+}
+
+const isCount = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
+const isSection = (s: unknown): s is [number, number] => Array.isArray(s) && isCount(s[0]) && isCount(s[1]);
+
+function checkHeader(h: Header, size: number, headerEnd: number): void {
+  const ok =
+    h?.v === 2 &&
+    h.end === size &&
+    isCount(h.blocks) &&
+    isCount(h.tokens) &&
+    isCount(h.terms) &&
+    isCount(h.skips) &&
+    isCount(h.stamp?.size) &&
+    typeof h.stamp.mtimeMs === 'number' &&
+    Array.isArray(h.regions) &&
+    Array.isArray(h.gaps) &&
+    [h.skip, h.dict, h.table, h.post].every(isSection) &&
+    h.skip[0] === headerEnd &&
+    h.skip[1] >= h.skips * 12 &&
+    h.dict[0] === h.skip[0] + h.skip[1] &&
+    h.table[0] === h.dict[0] + h.dict[1] &&
+    h.table[1] === h.blocks * 17 &&
+    h.post[0] === h.table[0] + h.table[1] &&
+    h.post[0] + h.post[1] + TRAILER.length === size &&
+    h.gaps.every(
+      (g) =>
+        isCount(g.start) &&
+        isCount(g.end) &&
+        isCount(g.firstLine) &&
+        g.start <= g.end &&
+        g.end <= h.stamp.size,
+    ) &&
+    h.regions.every((r) => isCount(r.start) && isCount(r.end) && isCount(r.firstLine) && isCount(r.lines));
+  if (!ok) throw new UnusableIndex('bad header');
+}
