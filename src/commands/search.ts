@@ -1,0 +1,70 @@
+/**
+ * `ctxwrap search <words...>`: find the places that match across every stored result that has
+ * not expired (or one, with `--id`), ranked and bounded. Exit 0 with hits, 1 with none.
+ */
+import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
+import type { Coverage } from '../search/build.js';
+import { renderHits, renderJson } from '../search/format.js';
+import { search } from '../search/search.js';
+import { sweepIndexes } from '../search/store.js';
+import { queryTerms } from '../search/tokenize.js';
+import { validateId } from '../store/ids.js';
+import { record } from '../store/ledger.js';
+import { isExpired, listEntries } from '../store/registry.js';
+import { openRunDir } from '../store/run-dir.js';
+
+export interface SearchCommandOptions {
+  runDir: string;
+  /** The words to look for, as typed. */
+  query: string;
+  /** Search this result only. */
+  id?: string;
+  /** Most hits printed. */
+  limit: number;
+  /** Most characters printed in all. */
+  maxChars: number;
+  /** Print one JSON object instead of text. */
+  json: boolean;
+  /** How much of each output the index covers. */
+  coverage: Coverage;
+  /** Results older than this are not searched. */
+  ttlMs: number;
+  print: (text: string) => void;
+}
+
+export async function searchResults(opts: SearchCommandOptions): Promise<number> {
+  const terms = queryTerms(opts.query);
+  if (terms.length === 0) {
+    throw new CtxwrapError(
+      `search needs words of at least 2 letters or digits (got '${opts.query.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}')`,
+      EXIT_USAGE,
+    );
+  }
+  const id = opts.id === undefined ? undefined : validateId(opts.id);
+  const dir = openRunDir(opts.runDir);
+  const all = listEntries(dir);
+  sweepIndexes(dir, new Set(all.map((e) => e.meta.id)));
+  const now = Date.now();
+  let scope = all.filter((e) => !isExpired(e, opts.ttlMs, now));
+  if (id !== undefined) {
+    const entry = all.find((e) => e.meta.id === id);
+    if (!entry) throw new CtxwrapError(`no result '${id}' in ${dir.root} (see 'ctxwrap list')`, EXIT_FAILURE);
+    if (!scope.includes(entry))
+      throw new CtxwrapError(
+        `result '${id}' has expired (older than CTXWRAP_TTL); it is not searched`,
+        EXIT_FAILURE,
+      );
+    scope = [entry];
+  }
+  const outcome = search(dir, scope, {
+    terms,
+    limit: opts.limit,
+    coverage: opts.coverage,
+    scanAll: id !== undefined,
+  });
+  const rendered = renderHits(opts.query, outcome, opts.maxChars);
+  const text = opts.json ? renderJson(opts.query, outcome, rendered) : rendered.text;
+  opts.print(text);
+  record(dir, { kind: 'search', ...(id !== undefined ? { id } : {}), bytes: Buffer.byteLength(text) });
+  return rendered.shown.length > 0 ? 0 : EXIT_FAILURE;
+}

@@ -1,0 +1,198 @@
+/**
+ * The search core: opens (or builds) the index of every result searched, resolves the query,
+ * ranks windows (all query words first, then BM25+), keeps the best non-overlapping ones and
+ * reads their lines back. Knows nothing of terminals or of how hits are printed.
+ */
+import type { Entry } from '../store/registry.js';
+import { resultPaths } from '../store/results.js';
+import type { RunDir } from '../store/run-dir.js';
+import { cleanLine } from '../summary/clean.js';
+import type { Coverage } from './build.js';
+import { CONTEXT, snippetRange } from './chunk.js';
+import { UnusableIndex } from './index-file.js';
+import {
+  type Candidate,
+  type Leaf,
+  noteTokens,
+  pickBest,
+  resolve,
+  type Source,
+  scoreWindows,
+} from './rank.js';
+import { scanGaps } from './scan.js';
+import { readLines, regionOf } from './snippet.js';
+import { openIndex } from './store.js';
+import { type QueryTerm, tokenizeLine } from './tokenize.js';
+
+export interface HitLine {
+  /** 1-based line number in the stored output. */
+  n: number;
+  /** The line, cleaned (cleanLine), not yet cut or escaped. */
+  text: string;
+  /** True when the line holds a query word. */
+  match: boolean;
+}
+
+export interface Hit {
+  entry: Entry;
+  /** 1-based range of the lines shown; absent for a hit on the note only. */
+  first?: number;
+  last?: number;
+  score: number;
+  /** Query words found in the hit (or in its result's note) and how many there are. */
+  found: number;
+  of: number;
+  lines: HitLine[];
+  /** Tokens that matched (to place the cut of a long line around them). */
+  tokens: string[];
+  /** True for a line found by the streaming scan of a part of a large output not indexed. */
+  scanned?: boolean;
+}
+
+export interface Outcome {
+  /** Results searched. */
+  searched: number;
+  hits: Hit[];
+  /** Further non-overlapping matches beyond the hits returned. */
+  more: number;
+  /** Query words found nowhere. */
+  absent: string[];
+  /** Query words found only under near spellings, with those spellings. */
+  fuzzy: { word: string; as: string[] }[];
+  /** Indexes built (missing, stale or unusable) by this search. */
+  built: number;
+}
+
+export interface SearchOptions {
+  terms: QueryTerm[];
+  limit: number;
+  coverage: Coverage;
+  /** Scan the unindexed middle of large outputs even when the indexes give enough hits. */
+  scanAll: boolean;
+}
+
+interface Open {
+  entry: Entry;
+  source: Source;
+}
+
+function openAll(dir: RunDir, entries: Entry[], coverage: Coverage): { open: Open[]; built: number } {
+  const open: Open[] = [];
+  let built = 0;
+  for (const entry of entries) {
+    if (entry.meta.binary) continue;
+    const o = openIndex(dir, entry, coverage);
+    if (!o) continue;
+    if (o.built) built++;
+    open.push({ entry, source: { reader: o.reader, noteTokens: noteTokens(entry.meta.note) } });
+  }
+  return { open, built };
+}
+
+/** Runs `f`; an index found unusable while reading is rebuilt once and `f` runs again. */
+function withRebuild<T>(dir: RunDir, all: Open[], coverage: Coverage, f: () => T): T {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return f();
+    } catch (error) {
+      if (!(error instanceof UnusableIndex) || attempt > 0) throw error;
+      for (const o of all) {
+        o.source.reader.close();
+        const again = openIndex(dir, o.entry, coverage, true);
+        if (again) o.source.reader = again.reader;
+      }
+    }
+  }
+}
+
+/** Searches `entries` (already filtered: not expired, in scope). */
+export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outcome {
+  const { open, built } = openAll(dir, entries, opts.coverage);
+  try {
+    const sources = open.map((o) => o.source);
+    const {
+      resolved,
+      picked,
+      distinct: found,
+    } = withRebuild(dir, open, opts.coverage, () => {
+      const resolved = resolve(sources, opts.terms);
+      const newer = (a: number, b: number) => open[a]!.entry.startedMs - open[b]!.entry.startedMs;
+      return {
+        resolved,
+        ...pickBest(scoreWindows(sources, resolved.leaves), resolved.leaves, opts.limit, newer),
+      };
+    });
+    const leaves = resolved.leaves;
+    const hits = picked.map((c) => hitOf(dir, open[c.src]!, c, leaves));
+    let distinct = found;
+    let absent = resolved.absent;
+    const scanned = scanGaps(
+      dir,
+      open.map((o) => ({ entry: o.entry, header: o.source.reader.header })),
+      resolved,
+      opts,
+      hits.length,
+    );
+    if (scanned.hits.length > 0 || scanned.found.size > 0) {
+      absent = absent.filter((w) => !scanned.found.has(w));
+      for (const h of scanned.hits) {
+        distinct++;
+        if (hits.length < opts.limit) hits.push(h);
+      }
+    }
+    if (hits.length === 0) distinct = 0;
+    return {
+      searched: entries.length,
+      hits,
+      more: Math.max(0, distinct - hits.length),
+      absent,
+      fuzzy: leaves
+        .filter((l) => l.how === 'fuzzy')
+        .map((l) => ({ word: l.label, as: [...l.weights.keys()].slice(0, 3) })),
+      built,
+    };
+  } finally {
+    for (const o of open) o.source.reader.close();
+  }
+}
+
+function hitOf(dir: RunDir, o: Open, c: Candidate, leaves: Leaf[]): Hit {
+  const of = leaves.length;
+  const tokens = new Set<string>();
+  leaves.forEach((leaf, i) => {
+    if (c.mask & (1 << i)) for (const t of leaf.weights.keys()) tokens.add(t);
+  });
+  const base = { entry: o.entry, score: c.score, found: c.coverage, of, tokens: [...tokens].slice(0, 64) };
+  if (c.block < 0) return { ...base, lines: [] };
+  const reader = o.source.reader;
+  const table = reader.table();
+  const header = reader.header;
+  const start = table.line(c.block);
+  const adjacent = c.block + 1 < header.blocks && start + table.lines(c.block) === table.line(c.block + 1);
+  const end = start + table.lines(c.block) + (adjacent ? table.lines(c.block + 1) : 0) - 1;
+  const region = regionOf(header, start);
+  const lo = region ? region.firstLine : start;
+  const hi = region ? region.firstLine + region.lines - 1 : end;
+  const path = resultPaths(dir, o.entry.meta.id).output;
+  // Read the window with room for context once; find its matching lines; show around them.
+  const from = Math.max(lo, start - CONTEXT);
+  const text = readLines(path, header, table, from, Math.min(hi, end + CONTEXT)).map(cleanLine);
+  const matching: number[] = [];
+  for (let n = start; n <= end && n - from < text.length; n++) {
+    let hit = false;
+    tokenizeLine(text[n - from]!, (t) => {
+      if (!hit && tokens.has(t)) hit = true;
+    });
+    if (hit) matching.push(n + 1);
+  }
+  const range = snippetRange(matching.length > 0 ? matching : [start + 1], from + text.length);
+  const first = Math.max(range.first, from + 1);
+  const shown = text.slice(first - 1 - from, range.last - from);
+  const matched = new Set(matching);
+  return {
+    ...base,
+    first,
+    last: first + shown.length - 1,
+    lines: shown.map((text, i) => ({ n: first + i, text, match: matched.has(first + i) })),
+  };
+}
