@@ -224,14 +224,14 @@ export interface Candidate {
 
 /**
  * The best `limit` windows that do not share a block, ranked by query words found (all words
- * first), then score, then newer result first; and how many non-overlapping windows match in all.
+ * first), then score, then newer result first; and how many more non-overlapping windows match.
  */
 export function pickBest(
   scored: Scored[],
   leaves: Leaf[],
   limit: number,
   newer: (a: number, b: number) => number,
-): { picked: Candidate[]; distinct: number } {
+): { picked: Candidate[]; more: number } {
   const worth = leaves.map((l) => (l.how === 'fuzzy' ? 0.5 : 1));
   const coverageOf = (m: number) => {
     let c = 0;
@@ -275,22 +275,24 @@ export function pickBest(
     t.add(best.block).add(best.block + 1);
     taken.set(best.src, t);
   }
-  let distinct = 0;
+  // The rest: windows that share no block with a hit, counted without overlapping each other.
+  let more = 0;
   for (const s of scored) {
+    const t = taken.get(s.src);
     if (s.windows.length === 0) {
-      distinct++;
+      if (!t) more++;
       continue;
     }
-    const ws = Uint32Array.from(s.windows).sort();
     let last = -2;
-    for (const w of ws) {
+    for (const w of Uint32Array.from(s.windows).sort()) {
+      if (t && (t.has(w) || t.has(w + 1))) continue;
       if (w > last + 1) {
-        distinct++;
+        more++;
         last = w;
       }
     }
   }
-  return { picked, distinct: Math.max(distinct, picked.length) };
+  return { picked, more };
 }
 
 /** Note tokens for a source. */

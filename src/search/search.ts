@@ -110,11 +110,7 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
   const { open, built } = openAll(dir, entries, opts.coverage);
   try {
     const sources = open.map((o) => o.source);
-    const {
-      resolved,
-      picked,
-      distinct: found,
-    } = withRebuild(dir, open, opts.coverage, () => {
+    const { resolved, picked, more: indexedMore } = withRebuild(dir, open, opts.coverage, () => {
       const resolved = resolve(sources, opts.terms);
       const newer = (a: number, b: number) => open[a]!.entry.startedMs - open[b]!.entry.startedMs;
       return {
@@ -124,7 +120,7 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     });
     const leaves = resolved.leaves;
     const hits = picked.map((c) => hitOf(dir, open[c.src]!, c, leaves));
-    let distinct = found;
+    let more = indexedMore;
     let absent = resolved.absent;
     const scanned = scanGaps(
       dir,
@@ -136,15 +132,14 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     if (scanned.hits.length > 0 || scanned.found.size > 0) {
       absent = absent.filter((w) => !scanned.found.has(w));
       for (const h of scanned.hits) {
-        distinct++;
         if (hits.length < opts.limit) hits.push(h);
+        else more++;
       }
     }
-    if (hits.length === 0) distinct = 0;
     return {
       searched: entries.length,
       hits,
-      more: Math.max(0, distinct - hits.length),
+      more: hits.length === 0 ? 0 : more,
       absent,
       fuzzy: leaves
         .filter((l) => l.how === 'fuzzy')
