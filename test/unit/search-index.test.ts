@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildIndex } from '../../src/search/build.js';
+import { IndexReader, UnusableIndex } from '../../src/search/index-file.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ctxwrap-index-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function indexOf(text: string, coverage = { headBytes: 1 << 20, tailBytes: 1 << 20 }) {
+  const path = join(dir, `out-${Math.random().toString(16).slice(2)}.txt`);
+  writeFileSync(path, text);
+  const { data, stamp } = buildIndex(path, coverage);
+  return { path, data, stamp, reader: IndexReader.fromBuffer(data, stamp) };
+}
+
+const numbered = (n: number, word = (i: number) => `line${i}`) =>
+  Array.from({ length: n }, (_, i) => `${word(i + 1)} filler`).join('\n');
+
+describe('the search index', () => {
+  it('finds tokens exactly and by prefix, in the blocks that hold them', () => {
+    const { reader } = indexOf(`${numbered(9)}\nerror: connection refused\n\x1b[31mErrors\x1b[0m: 2\n`);
+    expect(reader.header.blocks).toBe(3);
+    const exact = reader.find('error', 'exact');
+    expect(exact.map((p) => [p.term, [...p.blocks], [...p.counts]])).toEqual([['error', [2], [1]]]);
+    expect(reader.find('err', 'prefix').map((p) => p.term)).toEqual(['error', 'errors']);
+    expect(reader.find('zebra', 'exact')).toEqual([]);
+    const t = reader.table();
+    expect([t.line(2), t.lines(2)]).toEqual([8, 3]);
+  });
+
+  it('keeps many tokens across dictionary blocks', () => {
+    const { reader } = indexOf(numbered(1000, (i) => `tok${String(i).padStart(4, '0')}`));
+    expect(reader.header.terms).toBe(1001);
+    for (const i of [1, 64, 65, 500, 1000]) {
+      const t = `tok${String(i).padStart(4, '0')}`;
+      expect(
+        reader.find(t, 'exact').map((p) => [...p.blocks]),
+        t,
+      ).toEqual([[Math.floor((i - 1) / 4)]]);
+    }
+    expect(reader.find('tok09', 'prefix', 1000)).toHaveLength(100);
+    expect(reader.find('tok', 'prefix', 5).map((p) => p.term)).toHaveLength(5);
+  });
+
+  it('indexes only the head and tail of a large output, and records the gap', () => {
+    const text = `${numbered(3000)}\n`;
+    const { reader } = indexOf(text, { headBytes: 2000, tailBytes: 2000 });
+    expect(reader.header.gaps).toHaveLength(1);
+    const [head, tail] = reader.header.regions;
+    expect(head?.firstLine).toBe(0);
+    expect(tail!.firstLine + tail!.lines).toBe(3000);
+    expect(reader.find('line1500', 'exact')).toEqual([]);
+    expect(reader.find('line3000', 'exact')).toHaveLength(1);
+  });
+
+  it.each([
+    ['empty file', () => Buffer.alloc(0)],
+    ['truncated', (b: Buffer) => b.subarray(0, b.length - 1)],
+    ['wrong magic', (b: Buffer) => Buffer.concat([Buffer.from('x'), b.subarray(1)])],
+    ['header not JSON', (b: Buffer) => Buffer.concat([b.subarray(0, 20), Buffer.from('}'), b.subarray(21)])],
+    ['garbage', (b: Buffer) => Buffer.alloc(b.length, 7)],
+  ])('refuses an index that is %s', (_, damage) => {
+    const { data, stamp } = indexOf(numbered(100));
+    expect(() => IndexReader.fromBuffer(damage(data), stamp)).toThrow(UnusableIndex);
+  });
+
+  it('refuses an index built from another version of the output', () => {
+    const { data, stamp, path } = indexOf(numbered(10));
+    expect(() => IndexReader.fromBuffer(data, { ...stamp, size: stamp.size + 1 })).toThrow(UnusableIndex);
+    expect(statSync(path).size).toBe(stamp.size);
+  });
+
+  it('refuses postings that point outside the blocks', () => {
+    const { data, stamp } = indexOf(numbered(8));
+    const h = IndexReader.fromBuffer(data, stamp).header;
+    const bad = Buffer.from(data);
+    bad.fill(0x7f, h.post[0], h.post[0] + h.post[1]);
+    expect(() => IndexReader.fromBuffer(bad, stamp).find('line1', 'prefix')).toThrow(UnusableIndex);
+  });
+});
