@@ -11,13 +11,14 @@
  * Nothing in an index is trusted: a file with a wrong magic, length, trailer, stamp or section,
  * or whose content fails to decode, is reported as unusable and rebuilt from the output.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 
 const MAGIC = Buffer.from('ctxwrap-index 2\n');
 const TRAILER = Buffer.from('ctxwrap-end 2\n');
 /** Tokens per dictionary block (one entry of the skip list each). */
 export const DICT_BLOCK = 64;
-const FIRST_READ = 4096;
+/** Bytes read when an index is opened: the header and, for most, the whole skip list. */
+const FIRST_READ = 16 * 1024;
 
 /** Thrown when an index file cannot be used; the caller rebuilds it. */
 export class UnusableIndex extends Error {}
@@ -223,8 +224,12 @@ export class IndexReader {
   static open(path: string, stamp: Stamp): IndexReader {
     const fd = openSync(path, 'r');
     try {
-      const size = fstatSync(fd).size;
-      const first = readAt(fd, 0, Math.min(size, FIRST_READ));
+      const buf = Buffer.allocUnsafe(FIRST_READ);
+      const got = readSync(fd, buf, 0, FIRST_READ, 0);
+      const first = buf.subarray(0, got);
+      // A short first read is the whole file; otherwise the header says how long it is, and the
+      // trailer read at that length proves it (a shorter file fails that read).
+      const size = got < FIRST_READ ? got : undefined;
       const header = parseHeader(first, size, (offset, length) => readAt(fd, offset, length), stamp);
       return new IndexReader(fd, header, first);
     } catch (error) {
@@ -421,24 +426,32 @@ export interface Stamp {
 
 function parseHeader(
   first: Buffer,
-  size: number,
+  knownSize: number | undefined,
   readAt: (offset: number, length: number) => Buffer,
   stamp: Stamp,
 ): Header {
-  if (size < MAGIC.length + 4 + TRAILER.length || !first.subarray(0, MAGIC.length).equals(MAGIC))
+  if (first.length < MAGIC.length + 4 + TRAILER.length || !first.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw new UnusableIndex('bad magic');
+  }
   const headerLen = first.readUInt32LE(MAGIC.length);
   const hStart = MAGIC.length + 4;
-  if (hStart + headerLen > size - TRAILER.length) throw new UnusableIndex('bad header length');
+  if (knownSize !== undefined && hStart + headerLen > knownSize - TRAILER.length)
+    throw new UnusableIndex('bad header length');
+  if (headerLen > 1 << 20) throw new UnusableIndex('bad header length');
   const hBuf =
     hStart + headerLen <= first.length
       ? first.subarray(hStart, hStart + headerLen)
       : readAt(hStart, headerLen);
   const header = JSON.parse(hBuf.toString('utf8')) as Header;
+  const size = knownSize ?? header?.end;
   checkHeader(header, size, hStart + headerLen);
   if (header.stamp.size !== stamp.size || header.stamp.mtimeMs !== stamp.mtimeMs)
     throw new UnusableIndex('stale');
-  if (!readAt(size - TRAILER.length, TRAILER.length).equals(TRAILER)) throw new UnusableIndex('bad trailer');
+  const trailer =
+    size <= first.length
+      ? first.subarray(size - TRAILER.length, size)
+      : readAt(size - TRAILER.length, TRAILER.length);
+  if (!trailer.equals(TRAILER)) throw new UnusableIndex('bad trailer');
   return header;
 }
 

@@ -5,10 +5,12 @@
  *
  * A query word is looked up as a whole token and, from 3 characters, as a prefix (`build`
  * finds `builds`, `lobject.c:431` finds `lobject.c:431:37`); if that finds nothing it falls back
- * on its parts (`cors/index.ts` → `cors` + `index.ts`); if still nothing, on near spellings (one
- * edit, same first letter, words of 6+ letters without digits: `conection` → `connection`);
- * if still nothing, it is absent: it matches no line and is reported as absent. A query whose
- * words are all absent has no hits.
+ * on its parts (`cors/index.ts` → `cors` + `index.ts`); if still nothing (4+ characters), on
+ * the word inside longer tokens, found by a scan of the stored text (`refused` in
+ * `ECONNREFUSED`); if still nothing, on near spellings (one edit, same first letter, words of 6+
+ * letters without digits: `conection` → `connection`), shown as such and counting half when
+ * ranking; if still nothing, it is absent: it matches no line and is reported as absent. A
+ * query whose words are all absent has no hits.
  */
 import type { IndexReader, Postings } from './index-file.js';
 import type { QueryTerm } from './tokenize.js';
@@ -25,6 +27,7 @@ export const FUZZY_WEIGHT = 0.45;
 export const MAX_TERMS = 16;
 const MIN_PREFIX = 3;
 const MIN_FUZZY = 6;
+const MIN_INSIDE = 4;
 /** Score a note match adds to every window of its result. */
 const NOTE_SCORE = 2;
 
@@ -38,7 +41,7 @@ export interface Source {
 /** A query word as found: how, under which tokens, where. */
 export interface Leaf {
   label: string;
-  how: 'exact' | 'prefix' | 'fuzzy';
+  how: 'exact' | 'prefix' | 'inside' | 'fuzzy';
   /** Tokens it was found under, with their weights. */
   weights: Map<string, number>;
   /** Postings per source index. */
@@ -99,8 +102,11 @@ function leafOf(
   return { label, how, weights, postings, notes };
 }
 
+/** Finds a word inside longer tokens, per source index (a scan of the stored text). */
+export type FindInside = (word: string) => Map<number, Postings[]>;
+
 /** Resolves each query word against the sources; see the module comment for the order. */
-export function resolve(sources: Source[], terms: QueryTerm[]): Resolved {
+export function resolve(sources: Source[], terms: QueryTerm[], inside?: FindInside): Resolved {
   const leaves: Leaf[] = [];
   const absent: string[] = [];
   const visit = (qt: QueryTerm) => {
@@ -116,6 +122,13 @@ export function resolve(sources: Source[], terms: QueryTerm[]): Resolved {
     if (qt.parts.length > 0) {
       for (const p of qt.parts) visit(p);
       return;
+    }
+    if (inside && t.length >= MIN_INSIDE) {
+      const found = inside(t);
+      if (found.size > 0) {
+        leaves.push(leafOf(t, 'inside', found, new Set(), () => PREFIX_WEIGHT));
+        return;
+      }
     }
     if (fuzzyEligible(t)) {
       const near = (x: string) => withinOneEdit(t, x);
@@ -240,40 +253,52 @@ export function pickBest(
   };
   const better = (a: Candidate, b: Candidate) =>
     a.coverage - b.coverage || a.score - b.score || newer(a.src, b.src) || b.src - a.src || b.block - a.block;
-  const taken = new Map<number, Set<number>>();
-  const picked: Candidate[] = [];
-  const overlaps = (src: number, block: number) => {
-    const t = taken.get(src);
-    return t !== undefined && (t.has(block) || t.has(block + 1) || (block < 0 && t.size > 0));
-  };
-  for (let round = 0; round < limit; round++) {
-    let best: Candidate | undefined;
-    for (const s of scored) {
-      const noteScore = bits(s.noteMask) * NOTE_SCORE;
-      if (s.windows.length === 0 && !overlaps(s.src, -1)) {
-        const c = {
-          src: s.src,
-          block: -1,
-          mask: s.noteMask,
-          coverage: coverageOf(s.noteMask),
-          score: noteScore,
-        };
-        if (!best || better(c, best) > 0) best = c;
-      }
-      for (const w of s.windows) {
-        const mask = s.mask[w]! | s.noteMask;
-        const coverage = coverageOf(mask);
-        if (best && coverage < best.coverage) continue;
-        if (overlaps(s.src, w)) continue;
-        const c = { src: s.src, block: w, mask, coverage, score: s.score[w]! + noteScore };
-        if (!best || better(c, best) > 0) best = c;
-      }
+  // Every candidate once, flat; then the best few kept in a short sorted list, and hits taken
+  // from it greedily (a window sharing a block with a hit is skipped). If overlaps use up the
+  // list before `limit` hits, the list is made longer.
+  const all: Candidate[] = [];
+  for (const s of scored) {
+    const noteScore = bits(s.noteMask) * NOTE_SCORE;
+    if (s.windows.length === 0) {
+      all.push({
+        src: s.src,
+        block: -1,
+        mask: s.noteMask,
+        coverage: coverageOf(s.noteMask),
+        score: noteScore,
+      });
     }
-    if (!best) break;
-    picked.push(best);
-    const t = taken.get(best.src) ?? new Set<number>();
-    t.add(best.block).add(best.block + 1);
-    taken.set(best.src, t);
+    for (const w of s.windows) {
+      const mask = s.mask[w]! | s.noteMask;
+      all.push({ src: s.src, block: w, mask, coverage: coverageOf(mask), score: s.score[w]! + noteScore });
+    }
+  }
+  const taken = new Map<number, Set<number>>();
+  const overlaps = (c: Candidate) => {
+    const t = taken.get(c.src);
+    return t !== undefined && (t.has(c.block) || t.has(c.block + 1) || c.block < 0);
+  };
+  let picked: Candidate[] = [];
+  for (let room = limit * 4; ; room *= 4) {
+    const top: Candidate[] = [];
+    for (const c of all) {
+      if (top.length === room && better(c, top[room - 1]!) <= 0) continue;
+      let i = top.length;
+      while (i > 0 && better(c, top[i - 1]!) > 0) i--;
+      top.splice(i, 0, c);
+      if (top.length > room) top.pop();
+    }
+    taken.clear();
+    picked = [];
+    for (const c of top) {
+      if (picked.length === limit) break;
+      if (overlaps(c)) continue;
+      picked.push(c);
+      const t = taken.get(c.src) ?? new Set<number>();
+      t.add(c.block).add(c.block + 1);
+      taken.set(c.src, t);
+    }
+    if (picked.length === limit || top.length < room) break;
   }
   // The rest: windows that share no block with a hit, counted without overlapping each other.
   let more = 0;

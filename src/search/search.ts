@@ -9,7 +9,7 @@ import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 import type { Coverage } from './build.js';
 import { CONTEXT, snippetRange } from './chunk.js';
-import { UnusableIndex } from './index-file.js';
+import { type Postings, UnusableIndex } from './index-file.js';
 import {
   type Candidate,
   type Leaf,
@@ -22,6 +22,7 @@ import {
 import { scanGaps } from './scan.js';
 import { readLines, regionOf } from './snippet.js';
 import { openIndex } from './store.js';
+import { findInside, holds } from './substring.js';
 import { type QueryTerm, tokenizeLine } from './tokenize.js';
 
 export interface HitLine {
@@ -110,8 +111,21 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
   const { open, built } = openAll(dir, entries, opts.coverage);
   try {
     const sources = open.map((o) => o.source);
-    const { resolved, picked, more: indexedMore } = withRebuild(dir, open, opts.coverage, () => {
-      const resolved = resolve(sources, opts.terms);
+    const {
+      resolved,
+      picked,
+      more: indexedMore,
+    } = withRebuild(dir, open, opts.coverage, () => {
+      const inside = (word: string) => {
+        const found = new Map<number, Postings[]>();
+        open.forEach((o, i) => {
+          const reader = o.source.reader;
+          const p = findInside(resultPaths(dir, o.entry.meta.id).output, reader.header, reader.table(), word);
+          if (p) found.set(i, [p]);
+        });
+        return found;
+      };
+      const resolved = resolve(sources, opts.terms, inside);
       const newer = (a: number, b: number) => open[a]!.entry.startedMs - open[b]!.entry.startedMs;
       return {
         resolved,
@@ -154,10 +168,21 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
 function hitOf(dir: RunDir, o: Open, c: Candidate, leaves: Leaf[]): Hit {
   const of = leaves.length;
   const tokens = new Set<string>();
+  const inside: string[] = [];
   leaves.forEach((leaf, i) => {
-    if (c.mask & (1 << i)) for (const t of leaf.weights.keys()) tokens.add(t);
+    if (!(c.mask & (1 << i))) return;
+    if (leaf.how === 'inside') inside.push(leaf.label);
+    else for (const t of leaf.weights.keys()) tokens.add(t);
   });
-  const base = { entry: o.entry, score: c.score, found: c.coverage, of, tokens: [...tokens].slice(0, 64) };
+  let found = 0;
+  for (let m = c.mask; m; m &= m - 1) found++;
+  const base = {
+    entry: o.entry,
+    score: c.score,
+    found,
+    of,
+    tokens: [...inside, ...[...tokens].slice(0, 64)],
+  };
   if (c.block < 0) return { ...base, lines: [] };
   const reader = o.source.reader;
   const table = reader.table();
@@ -174,8 +199,9 @@ function hitOf(dir: RunDir, o: Open, c: Candidate, leaves: Leaf[]): Hit {
   const text = readLines(path, header, table, from, Math.min(hi, end + CONTEXT)).map(cleanLine);
   const matching: number[] = [];
   for (let n = start; n <= end && n - from < text.length; n++) {
-    let hit = false;
-    tokenizeLine(text[n - from]!, (t) => {
+    const line = text[n - from]!;
+    let hit = inside.some((w) => holds(line, w));
+    tokenizeLine(line, (t) => {
       if (!hit && tokens.has(t)) hit = true;
     });
     if (hit) matching.push(n + 1);
