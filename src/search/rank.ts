@@ -236,8 +236,8 @@ export interface Candidate {
 }
 
 /**
- * The best `limit` windows that do not share a block, ranked by query words found (all words
- * first), then score, then newer result first; and how many more non-overlapping windows match.
+ * The best `limit` windows that do not share a block: those holding every query word found
+ * first, then by score, then newer result first, then earlier in the output; and how many more non-overlapping windows match.
  */
 export function pickBest(
   scored: Scored[],
@@ -251,8 +251,12 @@ export function pickBest(
     for (let i = 0; m; i++, m >>>= 1) if (m & 1) c += worth[i]!;
     return c;
   };
+  // Windows that hold every word found come first; the rest rank by score alone, where a rare
+  // word (an identifier, an error code) outweighs two common ones.
+  const full = worth.reduce((a, b) => a + b, 0);
+  const tier = (c: Candidate) => (c.coverage >= full ? 1 : 0);
   const better = (a: Candidate, b: Candidate) =>
-    a.coverage - b.coverage || a.score - b.score || newer(a.src, b.src) || b.src - a.src || b.block - a.block;
+    tier(a) - tier(b) || a.score - b.score || newer(a.src, b.src) || b.src - a.src || b.block - a.block;
   // Every candidate once, flat; then the best few kept in a short sorted list, and hits taken
   // from it greedily (a window sharing a block with a hit is skipped). If overlaps use up the
   // list before `limit` hits, the list is made longer.
