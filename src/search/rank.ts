@@ -102,13 +102,13 @@ function leafOf(
   return { label, how, weights, postings, notes };
 }
 
-/** Finds a word inside longer tokens, per source index (a scan of the stored text). */
-export type FindInside = (word: string) => Map<number, Postings[]>;
+/** Finds words inside longer tokens: per word, per source index (one scan of the stored text). */
+export type FindInside = (words: string[]) => Map<string, Map<number, Postings[]>>;
 
 /** Resolves each query word against the sources; see the module comment for the order. */
 export function resolve(sources: Source[], terms: QueryTerm[], inside?: FindInside): Resolved {
   const leaves: Leaf[] = [];
-  const absent: string[] = [];
+  const pending: string[] = [];
   const visit = (qt: QueryTerm) => {
     const t = qt.token;
     const mode = t.length >= MIN_PREFIX ? 'prefix' : 'exact';
@@ -117,18 +117,24 @@ export function resolve(sources: Source[], terms: QueryTerm[], inside?: FindInsi
     if (found.size > 0 || notes.size > 0) {
       const exactOnly = [...found.values()].every((l) => l.every((p) => p.term === t));
       leaves.push(leafOf(t, exactOnly ? 'exact' : 'prefix', found, notes, (x) => weightOf(t, x)));
-      return;
-    }
-    if (qt.parts.length > 0) {
+    } else if (qt.parts.length > 0) {
       for (const p of qt.parts) visit(p);
-      return;
+    } else {
+      pending.push(t);
     }
-    if (inside && t.length >= MIN_INSIDE) {
-      const found = inside(t);
-      if (found.size > 0) {
-        leaves.push(leafOf(t, 'inside', found, new Set(), () => PREFIX_WEIGHT));
-        return;
-      }
+  };
+  for (const qt of terms.slice(0, MAX_TERMS)) visit(qt);
+  // Words no token equals or starts with: inside longer tokens (one scan for all), else near
+  // spellings, else absent.
+  const within = inside
+    ? inside(pending.filter((t) => t.length >= MIN_INSIDE))
+    : new Map<string, Map<number, Postings[]>>();
+  const absent: string[] = [];
+  for (const t of pending) {
+    const found = within.get(t);
+    if (found && found.size > 0) {
+      leaves.push(leafOf(t, 'inside', found, new Set(), () => PREFIX_WEIGHT));
+      continue;
     }
     if (fuzzyEligible(t)) {
       const near = (x: string) => withinOneEdit(t, x);
@@ -136,12 +142,11 @@ export function resolve(sources: Source[], terms: QueryTerm[], inside?: FindInsi
       const fuzzyNotes = notesMatching(sources, near);
       if (fuzzy.size > 0 || fuzzyNotes.size > 0) {
         leaves.push(leafOf(t, 'fuzzy', fuzzy, fuzzyNotes, () => FUZZY_WEIGHT));
-        return;
+        continue;
       }
     }
     absent.push(t);
-  };
-  for (const qt of terms.slice(0, MAX_TERMS)) visit(qt);
+  }
   return { leaves: leaves.slice(0, MAX_TERMS), absent };
 }
 

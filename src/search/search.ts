@@ -116,12 +116,14 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
       picked,
       more: indexedMore,
     } = withRebuild(dir, open, opts.coverage, () => {
-      const inside = (word: string) => {
-        const found = new Map<number, Postings[]>();
+      const inside = (words: string[]) => {
+        const found = new Map<string, Map<number, Postings[]>>(words.map((w) => [w, new Map()]));
+        if (words.length === 0) return found;
         open.forEach((o, i) => {
           const reader = o.source.reader;
-          const p = findInside(resultPaths(dir, o.entry.meta.id).output, reader.header, reader.table(), word);
-          if (p) found.set(i, [p]);
+          const path = resultPaths(dir, o.entry.meta.id).output;
+          for (const [word, p] of findInside(path, reader.header, reader.table(), words))
+            found.get(word)!.set(i, [p]);
         });
         return found;
       };
