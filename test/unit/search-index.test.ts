@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src/search/build.js';
-import { IndexReader, UnusableIndex } from '../../src/search/index-file.js';
+import { IndexReader, sortedOrder, UnusableIndex } from '../../src/search/index-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctxwrap-index-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,5 +78,18 @@ describe('the search index', () => {
     const bad = Buffer.from(data);
     bad.fill(0x7f, h.post[0], h.post[0] + h.post[1]);
     expect(() => IndexReader.fromBuffer(bad, stamp).find('line1', 'prefix')).toThrow(UnusableIndex);
+  });
+});
+
+describe('sortedOrder', () => {
+  it.each([
+    [['b', 'a', 'c']],
+    [['abcdef', 'abcdea', 'abcde', 'abcd', 'ab']],
+    [['zz', 'Zz', '10', '1', '1,000', 'a.b', 'a-b', 'a_b', 'a~b']],
+    [['東京', 'café', 'cafe', 'caf\u00e9s', 'über', 'u', 'ü']],
+    [['2026-11-22t10:00:00', '2026-11-22t09:59:59', '2026-11-21']],
+  ])('sorts %j as < does', (terms) => {
+    const order = [...sortedOrder(terms)].map((i) => terms[i]);
+    expect(order).toEqual([...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 });
