@@ -121,8 +121,10 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
     for (const l of lines) out.push(quoted(l, hit.tokens));
   });
   if (more > 0) {
+    const all = Math.min(more, o.moreWithAll + o.hits.length - chosen.length);
+    const split = all < more && o.hits.some((h) => h.of > 1) ? ` (${formatCount(all)} with every word)` : '';
     out.push(
-      `[ctxwrap search] ${formatCount(more)} more hit${more === 1 ? '' : 's'}: add words, scope with --id <id>, or raise --limit`,
+      `[ctxwrap search] ${formatCount(more)} more hit${more === 1 ? '' : 's'}${split}: add words, scope with --id <id>, or raise --limit`,
     );
   }
   return {

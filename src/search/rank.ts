@@ -242,14 +242,15 @@ export interface Candidate {
 
 /**
  * The best `limit` windows that do not share a block: those holding every query word found
- * first, then by score, then newer result first, then earlier in the output; and how many more non-overlapping windows match.
+ * first, then by score, then newer result first, then earlier in the output; and how many more
+ * non-overlapping windows match (`moreFull` of them with every word).
  */
 export function pickBest(
   scored: Scored[],
   leaves: Leaf[],
   limit: number,
   newer: (a: number, b: number) => number,
-): { picked: Candidate[]; more: number } {
+): { picked: Candidate[]; more: number; moreFull: number } {
   const worth = leaves.map((l) => (l.how === 'fuzzy' ? 0.5 : 1));
   const coverageOf = (m: number) => {
     let c = 0;
@@ -311,22 +312,27 @@ export function pickBest(
   }
   // The rest: windows that share no block with a hit, counted without overlapping each other.
   let more = 0;
+  let moreFull = 0;
+  const count = (c: number) => {
+    more++;
+    if (c >= full) moreFull++;
+  };
   for (const s of scored) {
     const t = taken.get(s.src);
     if (s.windows.length === 0) {
-      if (!t) more++;
+      if (!t) count(coverageOf(s.noteMask));
       continue;
     }
     let last = -2;
     for (const w of Uint32Array.from(s.windows).sort()) {
       if (t && (t.has(w) || t.has(w + 1))) continue;
       if (w > last + 1) {
-        more++;
+        count(coverageOf(s.mask[w]! | s.noteMask));
         last = w;
       }
     }
   }
-  return { picked, more };
+  return { picked, more, moreFull };
 }
 
 /** Note tokens for a source. */

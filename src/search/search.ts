@@ -56,6 +56,8 @@ export interface Outcome {
   hits: Hit[];
   /** Further non-overlapping matches beyond the hits returned. */
   more: number;
+  /** How many of those hold every query word found. */
+  moreWithAll: number;
   /** Query words found nowhere. */
   absent: string[];
   /** Query words found only under near spellings, with those spellings. */
@@ -115,6 +117,7 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
       resolved,
       picked,
       more: indexedMore,
+      moreFull,
     } = withRebuild(dir, open, opts.coverage, () => {
       const inside = (words: string[]) => {
         const found = new Map<string, Map<number, Postings[]>>(words.map((w) => [w, new Map()]));
@@ -135,8 +138,13 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
       };
     });
     const leaves = resolved.leaves;
-    const hits = picked.map((c) => hitOf(dir, open[c.src]!, c, leaves));
     let more = indexedMore;
+    const hits: Hit[] = [];
+    for (const c of picked) {
+      const hit = apart(hitOf(dir, open[c.src]!, c, leaves), hits);
+      if (hit) hits.push(hit);
+      else more++;
+    }
     let absent = resolved.absent;
     const scanned = scanGaps(
       dir,
@@ -156,6 +164,7 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
       searched: entries.length,
       hits,
       more: hits.length === 0 ? 0 : more,
+      moreWithAll: hits.length === 0 ? 0 : Math.min(moreFull, more),
       absent,
       fuzzy: leaves
         .filter((l) => l.how === 'fuzzy')
@@ -165,6 +174,24 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
   } finally {
     for (const o of open) o.source.reader.close();
   }
+}
+
+/**
+ * The hit without the lines an earlier hit of the same result already shows (their context can
+ * meet); undefined when none of its matching lines is left.
+ */
+function apart(hit: Hit, earlier: Hit[]): Hit | undefined {
+  const shown = earlier.filter((h) => h.entry === hit.entry && h.first !== undefined);
+  if (hit.first === undefined || shown.length === 0) return hit;
+  const free = (n: number) => !shown.some((h) => n >= h.first! && n <= h.last!);
+  const firstMatch = hit.lines.findIndex((l) => l.match && free(l.n));
+  if (firstMatch === -1) return undefined;
+  let a = firstMatch;
+  let b = firstMatch;
+  while (a > 0 && free(hit.lines[a - 1]!.n)) a--;
+  while (b + 1 < hit.lines.length && free(hit.lines[b + 1]!.n)) b++;
+  const lines = hit.lines.slice(a, b + 1);
+  return { ...hit, lines, first: lines[0]!.n, last: lines[lines.length - 1]!.n };
 }
 
 function hitOf(dir: RunDir, o: Open, c: Candidate, leaves: Leaf[]): Hit {

@@ -133,6 +133,28 @@ describe('ctxwrap search', () => {
     expect(bad.stderr).toBe("ctxwrap: --limit takes a whole number from 1 to 100 (got '0')\n");
   });
 
+  it('never shows a line twice when hits sit close together', async () => {
+    const { root, runDir } = tempDir();
+    const text = Array.from({ length: 120 }, (_, i) =>
+      i % 5 === 0 ? `retry ${i}: socket timeout` : `step ${i} ok`,
+    );
+    await store(root, runDir, 'net', lines(text));
+    const r = await ctxwrap([
+      'search',
+      '--run-dir',
+      runDir,
+      'socket timeout',
+      '--limit',
+      '8',
+      '--max-chars',
+      '100000',
+    ]);
+    const shown = [...r.stdout.matchAll(/^(\d+): /gm)].map((m) => Number(m[1]));
+    expect(shown.length).toBeGreaterThan(20);
+    expect(new Set(shown).size).toBe(shown.length);
+    expect(r.stdout).toMatch(/more hits: add words/);
+  });
+
   it('searches notes, shows them on hits, and finds a result by its note alone', async () => {
     const { root, runDir } = tempDir();
     const id = await store(root, runDir, 'deploy', lines(filler(10), 'deploy finished with warnings'));
