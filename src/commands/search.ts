@@ -6,7 +6,6 @@ import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import type { Coverage } from '../search/build.js';
 import { renderHits, renderJson } from '../search/format.js';
 import { search } from '../search/search.js';
-import { sweepIndexes } from '../search/store.js';
 import { queryTerms } from '../search/tokenize.js';
 import { validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
@@ -43,7 +42,6 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
   const id = opts.id === undefined ? undefined : validateId(opts.id);
   const dir = openRunDir(opts.runDir);
   const all = listEntries(dir);
-  sweepIndexes(dir, new Set(all.map((e) => e.meta.id)));
   const now = Date.now();
   let scope = all.filter((e) => !isExpired(e, opts.ttlMs, now));
   if (id !== undefined) {
@@ -61,6 +59,7 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
     limit: opts.limit,
     coverage: opts.coverage,
     scanAll: id !== undefined,
+    known: new Set(all.map((e) => e.meta.id)),
   });
   const rendered = renderHits(opts.query, outcome, opts.maxChars);
   const text = opts.json ? renderJson(opts.query, outcome, rendered) : rendered.text;

@@ -253,8 +253,11 @@ export class IndexReader {
 
   private constructor(
     private readonly fd: number,
+    /** Where the index starts in the file (0, or its place in a pack). */
+    private readonly base: number,
     readonly header: Header,
     private readonly first: Buffer,
+    private readonly ownsFd: boolean,
   ) {}
 
   /** Opens an index file and checks its frame; throws UnusableIndex when it cannot be used. */
@@ -267,8 +270,8 @@ export class IndexReader {
       // A short first read is the whole file; otherwise the header says how long it is, and the
       // trailer read at that length proves it (a shorter file fails that read).
       const size = got < FIRST_READ ? got : undefined;
-      const header = parseHeader(first, size, (offset, length) => readAt(fd, offset, length), stamp);
-      return new IndexReader(fd, header, first);
+      const header = parseHeader(first, size, (offset, length) => readAt(fd, offset, length), stamp, true);
+      return new IndexReader(fd, 0, header, first, true);
     } catch (error) {
       closeSync(fd);
       if (error instanceof UnusableIndex) throw error;
@@ -280,7 +283,24 @@ export class IndexReader {
   static fromBuffer(buf: Buffer, stamp: Stamp): IndexReader {
     const at = (offset: number, length: number) => buf.subarray(offset, offset + length);
     try {
-      return new IndexReader(-1, parseHeader(buf, buf.length, at, stamp), buf);
+      return new IndexReader(-1, 0, parseHeader(buf, buf.length, at, stamp, true), buf, false);
+    } catch (error) {
+      if (error instanceof UnusableIndex) throw error;
+      throw new UnusableIndex((error as Error).message);
+    }
+  }
+
+  /**
+   * Reads an index stored at `base` in a pack open on `fd` (which the pack closes), given a copy
+   * of its first bytes (header and skip list) and its length.
+   */
+  static inPack(fd: number, base: number, length: number, head: Buffer, stamp: Stamp): IndexReader {
+    const at = (offset: number, n: number) => {
+      if (offset + n > length) throw new UnusableIndex('read past the index');
+      return readAt(fd, base + offset, n);
+    };
+    try {
+      return new IndexReader(fd, base, parseHeader(head, length, at, stamp, false), head, false);
     } catch (error) {
       if (error instanceof UnusableIndex) throw error;
       throw new UnusableIndex((error as Error).message);
@@ -288,12 +308,12 @@ export class IndexReader {
   }
 
   close(): void {
-    if (this.fd >= 0) closeSync(this.fd);
+    if (this.ownsFd) closeSync(this.fd);
   }
 
   private read(offset: number, length: number): Buffer {
     if (offset + length <= this.first.length) return this.first.subarray(offset, offset + length);
-    return readAt(this.fd, offset, length);
+    return readAt(this.fd, this.base + offset, length);
   }
 
   private skip(): Buffer {
@@ -466,6 +486,7 @@ function parseHeader(
   knownSize: number | undefined,
   readAt: (offset: number, length: number) => Buffer,
   stamp: Stamp,
+  checkTrailer: boolean,
 ): Header {
   if (first.length < MAGIC.length + 4 + TRAILER.length || !first.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw new UnusableIndex('bad magic');
@@ -484,11 +505,13 @@ function parseHeader(
   checkHeader(header, size, hStart + headerLen);
   if (header.stamp.size !== stamp.size || header.stamp.mtimeMs !== stamp.mtimeMs)
     throw new UnusableIndex('stale');
-  const trailer =
-    size <= first.length
-      ? first.subarray(size - TRAILER.length, size)
-      : readAt(size - TRAILER.length, TRAILER.length);
-  if (!trailer.equals(TRAILER)) throw new UnusableIndex('bad trailer');
+  if (checkTrailer) {
+    const trailer =
+      size <= first.length
+        ? first.subarray(size - TRAILER.length, size)
+        : readAt(size - TRAILER.length, TRAILER.length);
+    if (!trailer.equals(TRAILER)) throw new UnusableIndex('bad trailer');
+  }
   return header;
 }
 
@@ -536,4 +559,11 @@ function checkHeader(h: Header, size: number, headerEnd: number): void {
     ) &&
     h.regions.every((r) => isCount(r.start) && isCount(r.end) && isCount(r.firstLine) && isCount(r.lines));
   if (!ok) throw new UnusableIndex('bad header');
+}
+
+/** The first bytes of an encoded index that a search reads first: header and skip list. */
+export function headOf(data: Buffer): Buffer {
+  const headerLen = data.readUInt32LE(MAGIC.length);
+  const header = JSON.parse(data.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + headerLen)) as Header;
+  return data.subarray(0, header.skip[0] + header.skip[1]);
 }

@@ -21,7 +21,7 @@ import {
 } from './rank.js';
 import { scanGaps } from './scan.js';
 import { readLines, regionOf } from './snippet.js';
-import { openIndex } from './store.js';
+import { IndexStore } from './store.js';
 import { findInside, holds } from './substring.js';
 import { type QueryTerm, tokenizeLine } from './tokenize.js';
 
@@ -72,6 +72,8 @@ export interface SearchOptions {
   coverage: Coverage;
   /** Scan the unindexed middle of large outputs even when the indexes give enough hits. */
   scanAll: boolean;
+  /** Every result id of the run directory (indexes of others are removed). */
+  known: ReadonlySet<string>;
 }
 
 interface Open {
@@ -79,21 +81,23 @@ interface Open {
   source: Source;
 }
 
-function openAll(dir: RunDir, entries: Entry[], coverage: Coverage): { open: Open[]; built: number } {
+function openAll(store: IndexStore, entries: Entry[]): { open: Open[]; built: number } {
   const open: Open[] = [];
   let built = 0;
   for (const entry of entries) {
     if (entry.meta.binary) continue;
-    const o = openIndex(dir, entry, coverage);
+    const o = store.open(entry);
     if (!o) continue;
     if (o.built) built++;
     open.push({ entry, source: { reader: o.reader, noteTokens: noteTokens(entry.meta.note) } });
+    const swaps = store.takeSwaps();
+    if (swaps.size > 0) for (const x of open) x.source.reader = swaps.get(x.entry.meta.id) ?? x.source.reader;
   }
   return { open, built };
 }
 
 /** Runs `f`; an index found unusable while reading is rebuilt once and `f` runs again. */
-function withRebuild<T>(dir: RunDir, all: Open[], coverage: Coverage, f: () => T): T {
+function withRebuild<T>(store: IndexStore, all: Open[], f: () => T): T {
   for (let attempt = 0; ; attempt++) {
     try {
       return f();
@@ -101,7 +105,7 @@ function withRebuild<T>(dir: RunDir, all: Open[], coverage: Coverage, f: () => T
       if (!(error instanceof UnusableIndex) || attempt > 0) throw error;
       for (const o of all) {
         o.source.reader.close();
-        const again = openIndex(dir, o.entry, coverage, true);
+        const again = store.open(o.entry, true);
         if (again) o.source.reader = again.reader;
       }
     }
@@ -110,7 +114,8 @@ function withRebuild<T>(dir: RunDir, all: Open[], coverage: Coverage, f: () => T
 
 /** Searches `entries` (already filtered: not expired, in scope). */
 export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outcome {
-  const { open, built } = openAll(dir, entries, opts.coverage);
+  const store = new IndexStore(dir, opts.coverage);
+  const { open, built } = openAll(store, entries);
   try {
     const sources = open.map((o) => o.source);
     const {
@@ -118,7 +123,7 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
       picked,
       more: indexedMore,
       moreFull,
-    } = withRebuild(dir, open, opts.coverage, () => {
+    } = withRebuild(store, open, () => {
       const inside = (words: string[]) => {
         const found = new Map<string, Map<number, Postings[]>>(words.map((w) => [w, new Map()]));
         if (words.length === 0) return found;
@@ -173,6 +178,8 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     };
   } finally {
     for (const o of open) o.source.reader.close();
+    store.finish(opts.known);
+    store.close();
   }
 }
 

@@ -1,17 +1,42 @@
 /**
- * Where indexes live and how they are kept: `<run_dir>/index/<id>.idx`, built lazily by the
- * first search that needs one, rebuilt when the output changed (size or mtime) or when the file
- * is unusable, written atomically (temporary file + rename) so that parallel searches and
- * crashes leave either no index or a whole one. A running result is indexed in memory only.
+ * Where indexes live and how they are kept, under `<run_dir>/index/`: each result's index is
+ * built lazily by the first search that needs it, and rebuilt when the output changed (size or
+ * mtime) or the index is unusable. Indexes are kept in packs (many in one file, see pack.ts) so
+ * that a search opens a few files, not one per result; a few recent ones may sit alone as
+ * `<id>.idx` until there are enough to pack. Every file is written whole to a temporary name
+ * and renamed, so parallel searches and crashes leave either no file or a whole one; a search
+ * that meets a broken file ignores it and rebuilds what it needs. A running result's index is
+ * kept in memory only.
  */
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ID_PATTERN, validateId } from '../store/ids.js';
 import type { Entry } from '../store/registry.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { buildIndex, type Coverage } from './build.js';
-import { IndexReader, UnusableIndex } from './index-file.js';
+import { IndexReader, type Stamp, UnusableIndex } from './index-file.js';
+import { itemOf, PACK_NAME, Pack, type PackItem, removePack, writePack } from './pack.js';
+
+/** Indexes built by one search are packed together when there are at least this many. */
+const PACK_MIN = 8;
+/** ... and a pack is written as soon as they hold this many bytes (memory stays bounded). */
+const FLUSH_BYTES = 32 << 20;
+/** Lone index files are packed once there are this many. */
+const LOOSE_MAX = 32;
+/** Packs are merged into one once there are more than this many. */
+const PACKS_MAX = 8;
+/** Temporary files older than this are leftovers of a crash. */
+const STALE_TMP_MS = 10 * 60_000;
 
 export function indexDir(dir: RunDir): string {
   return join(dir.root, 'index');
@@ -28,63 +53,219 @@ export interface Opened {
   built: boolean;
 }
 
-/**
- * Opens the index of a result, building it when it is missing, stale or unusable. Returns
- * undefined when the output itself cannot be read (deleted under us).
- */
-export function openIndex(
-  dir: RunDir,
-  entry: Entry,
-  coverage: Coverage,
-  rebuild = false,
-): Opened | undefined {
-  const output = resultPaths(dir, entry.meta.id).output;
-  const path = indexPath(dir, entry.meta.id);
-  let stamp: { size: number; mtimeMs: number };
+function stampOf(path: string): Stamp | undefined {
   try {
-    const st = statSync(output);
-    stamp = { size: st.size, mtimeMs: st.mtimeMs };
+    const st = statSync(path);
+    return { size: st.size, mtimeMs: st.mtimeMs };
   } catch {
     return undefined;
   }
-  if (!rebuild) {
+}
+
+/** The indexes of one run directory, for the length of one search. */
+export class IndexStore {
+  private packs: Pack[] = [];
+  private loose = new Set<string>();
+  private pending: { id: string; data: Buffer }[] = [];
+  private pendingBytes = 0;
+  /** Pack members found stale or unusable (left out when packs are merged). */
+  private dead = new Set<string>();
+  /** Readers replaced because their index moved into a pack (to release its memory). */
+  private swapped = new Map<string, IndexReader>();
+
+  constructor(
+    private readonly dir: RunDir,
+    private readonly coverage: Coverage,
+  ) {
+    let names: string[] = [];
     try {
-      return { reader: IndexReader.open(path, stamp), built: false };
-    } catch (error) {
-      if (!(error instanceof UnusableIndex) && (error as NodeJS.ErrnoException).code !== 'ENOENT')
-        throw error;
+      names = readdirSync(indexDir(dir));
+    } catch {
+      return;
+    }
+    const packs: { pack: Pack; mtimeMs: number }[] = [];
+    for (const name of names) {
+      if (PACK_NAME.test(name)) {
+        const path = join(indexDir(dir), name);
+        try {
+          const mtimeMs = statSync(path).mtimeMs;
+          packs.push({ pack: Pack.open(path), mtimeMs });
+        } catch (error) {
+          if (error instanceof UnusableIndex) removePack(path);
+        }
+      } else if (name.endsWith('.idx') && ID_PATTERN.test(name.slice(0, -4))) {
+        this.loose.add(name.slice(0, -4));
+      }
+    }
+    // Newest first: a result packed twice (rebuilt after its output changed) is read from the newer.
+    this.packs = packs.sort((a, b) => b.mtimeMs - a.mtimeMs).map((p) => p.pack);
+  }
+
+  /**
+   * Opens the index of a result, building it when it is missing, stale or unusable (or when
+   * `rebuild` is set). Returns undefined when the output itself cannot be read.
+   */
+  open(entry: Entry, rebuild = false): Opened | undefined {
+    const id = entry.meta.id;
+    const output = resultPaths(this.dir, id).output;
+    const stamp = stampOf(output);
+    if (!stamp) return undefined;
+    if (!rebuild) {
+      for (const pack of this.packs) {
+        if (!pack.members.has(id)) continue;
+        try {
+          return { reader: pack.reader(id, stamp), built: false };
+        } catch (error) {
+          if (!(error instanceof UnusableIndex)) throw error;
+          this.dead.add(`${pack.path}\0${id}`);
+        }
+      }
+      if (this.loose.has(id)) {
+        try {
+          return { reader: IndexReader.open(indexPath(this.dir, id), stamp), built: false };
+        } catch (error) {
+          if (!(error instanceof UnusableIndex) && (error as NodeJS.ErrnoException).code !== 'ENOENT')
+            throw error;
+        }
+      }
+    }
+    let built: ReturnType<typeof buildIndex>;
+    try {
+      built = buildIndex(output, this.coverage);
+    } catch {
+      return undefined;
+    }
+    const reader = IndexReader.fromBuffer(built.data, built.stamp);
+    if (entry.state !== 'running') {
+      this.pending.push({ id, data: built.data });
+      this.pendingBytes += built.data.length;
+      if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    }
+    return { reader, built: true };
+  }
+
+  /** Readers to use instead of the ones handed out, for indexes that moved into a pack. */
+  takeSwaps(): Map<string, IndexReader> {
+    const s = this.swapped;
+    this.swapped = new Map();
+    return s;
+  }
+
+  private ensureDir(): boolean {
+    try {
+      mkdirSync(indexDir(this.dir), { recursive: true, mode: 0o700 });
+      return true;
+    } catch {
+      return false;
     }
   }
-  let built: ReturnType<typeof buildIndex>;
-  try {
-    built = buildIndex(output, coverage);
-  } catch {
-    return undefined;
-  }
-  if (entry.state !== 'running') saveIndex(dir, path, built.data);
-  return { reader: IndexReader.fromBuffer(built.data, built.stamp), built: true };
-}
 
-/** Writes an index atomically; a failure (read-only run directory, disk full) only costs speed. */
-function saveIndex(dir: RunDir, path: string, data: Buffer): void {
-  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(16).slice(2, 10)}`;
-  try {
-    mkdirSync(indexDir(dir), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, data, { mode: 0o600 });
-    renameSync(tmp, path);
-  } catch {
-    rmSync(tmp, { force: true });
+  /** Writes the indexes built so far as one pack, and reopens them from it. */
+  private flush(): void {
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (batch.length === 0 || !this.ensureDir()) return;
+    try {
+      const pack = Pack.open(
+        writePack(
+          indexDir(this.dir),
+          batch.map((x) => itemOf(x.id, x.data)),
+        ),
+      );
+      this.packs.unshift(pack);
+      for (const x of batch) {
+        const stamp = stampOf(resultPaths(this.dir, x.id).output);
+        if (!stamp) continue;
+        try {
+          this.swapped.set(x.id, pack.reader(x.id, stamp));
+        } catch {
+          /* keep the reader in memory */
+        }
+      }
+    } catch {
+      /* a read-only or full run directory only costs speed */
+    }
+  }
+
+  /**
+   * Keeps the store tidy once a search has its answer: saves what this search built (as a pack,
+   * or alone when few), packs lone indexes when there are many, merges packs when there are
+   * many, and drops what belongs to results that are gone (`known` holds every result id).
+   */
+  finish(known: ReadonlySet<string>): void {
+    if (this.pending.length >= PACK_MIN) this.flush();
+    for (const x of this.pending) {
+      if (!this.ensureDir()) break;
+      const path = indexPath(this.dir, x.id);
+      const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(16).slice(2, 10)}`;
+      try {
+        writeFileSync(tmp, x.data, { mode: 0o600 });
+        renameSync(tmp, path);
+        this.loose.add(x.id);
+      } catch {
+        rmSync(tmp, { force: true });
+      }
+    }
+    this.pending = [];
+    const loose = [...this.loose].filter((id) => known.has(id));
+    try {
+      if (loose.length >= LOOSE_MAX) this.packLoose(loose);
+      if (this.packs.length > PACKS_MAX) this.mergePacks(known);
+    } catch {
+      /* tidying is an optimisation; a failure leaves the files as they were */
+    }
+    sweep(this.dir, known);
+  }
+
+  private packLoose(ids: string[]): void {
+    const items: PackItem[] = [];
+    for (const id of ids) {
+      const stamp = stampOf(resultPaths(this.dir, id).output);
+      if (!stamp) continue;
+      try {
+        const data = readFileSync(indexPath(this.dir, id));
+        IndexReader.fromBuffer(data, stamp);
+        items.push(itemOf(id, data));
+      } catch {
+        /* unusable or gone: the next search that needs it rebuilds it */
+      }
+    }
+    if (items.length === 0) return;
+    this.packs.unshift(Pack.open(writePack(indexDir(this.dir), items)));
+    for (const x of items) rmSync(indexPath(this.dir, x.id), { force: true });
+  }
+
+  private mergePacks(known: ReadonlySet<string>): void {
+    const items: PackItem[] = [];
+    const seen = new Set<string>();
+    for (const pack of this.packs) {
+      for (const id of pack.members.keys()) {
+        if (seen.has(id) || !known.has(id) || this.dead.has(`${pack.path}\0${id}`)) continue;
+        seen.add(id);
+        items.push(pack.item(id)!);
+      }
+    }
+    const old = this.packs;
+    const merged = Pack.open(writePack(indexDir(this.dir), items));
+    this.packs = [merged];
+    for (const p of old) {
+      p.close();
+      removePack(p.path);
+    }
+  }
+
+  close(): void {
+    for (const p of this.packs) p.close();
+    this.packs = [];
   }
 }
-
-/** Temporary files older than this are leftovers of a crash. */
-const STALE_TMP_MS = 10 * 60_000;
 
 /**
  * Removes what crashes and deleted results leave behind: temporary files of interrupted
- * writes, and indexes of results whose metadata is gone. Never fails a search.
+ * writes, and lone indexes of results whose metadata is gone.
  */
-export function sweepIndexes(dir: RunDir, known: ReadonlySet<string>, now = Date.now()): void {
+function sweep(dir: RunDir, known: ReadonlySet<string>, now = Date.now()): void {
   let names: string[];
   try {
     names = readdirSync(indexDir(dir));
