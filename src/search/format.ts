@@ -57,9 +57,10 @@ function quoted(line: HitLine, tokens: readonly string[]): string {
   return `${line.n}: ${inert(cutAround(line.text, tokens))}`;
 }
 
-function frame(hit: Hit, i: number, n: number): string {
+function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): string {
   const meta = hit.entry.meta;
-  const where = hit.first === undefined ? 'its note matches' : `lines ${hit.first}-${hit.last}`;
+  const where =
+    lines.length === 0 ? 'its note matches' : `lines ${lines[0]!.n}-${lines[lines.length - 1]!.n}`;
   const words = hit.found < hit.of ? ` (${hit.found} of ${hit.of} words)` : '';
   const scan = hit.scanned ? ' · found by scan (not indexed)' : '';
   const note = meta.note ? ` · note: ${oneLine(meta.note)}` : '';
@@ -117,7 +118,7 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
   const n = chosen.length;
   const out = [header(n === 0 ? 'no hit fits in --max-chars' : `${n} hit${n === 1 ? '' : 's'}, best first`)];
   chosen.forEach(({ hit, lines }, i) => {
-    out.push(frame(hit, i + 1, n));
+    out.push(frame(hit, i + 1, n, lines));
     for (const l of lines) out.push(quoted(l, hit.tokens));
   });
   if (more > 0) {
@@ -144,7 +145,9 @@ export function renderJson(query: string, o: Outcome, r: Rendered): string {
       id: hit.entry.meta.id,
       command: commandOf(hit.entry.meta),
       ...(hit.entry.meta.note ? { note: hit.entry.meta.note } : {}),
-      ...(hit.first !== undefined ? { lines: [hit.first, hit.last] } : { noteOnly: true }),
+      ...((r.lines[i] ?? []).length > 0
+        ? { lines: [r.lines[i]![0]!.n, r.lines[i]!.at(-1)!.n] }
+        : { noteOnly: true }),
       score: Number(hit.score.toFixed(3)),
       words: { found: hit.found, of: hit.of },
       ...(hit.scanned ? { scanned: true } : {}),

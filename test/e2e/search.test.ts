@@ -128,6 +128,12 @@ describe('ctxwrap search', () => {
     ]);
     expect(small.stdout.length).toBeLessThanOrEqual(900);
     expect(frames(small.stdout).length).toBeGreaterThan(0);
+    // Each frame names exactly the lines printed under it, even when cut to fit.
+    for (const block of small.stdout.split(/^(?=\[ctxwrap hit )/m).slice(1)) {
+      const [frame] = frames(block);
+      const shown = [...block.matchAll(/^(\d+): /gm)].map((m) => Number(m[1]));
+      expect([shown[0], shown.at(-1)]).toEqual([frame!.first, frame!.last]);
+    }
     const bad = await ctxwrap(['search', '--run-dir', runDir, 'timeout', '--limit', '0']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("ctxwrap: --limit takes a whole number from 1 to 100 (got '0')\n");
