@@ -5,16 +5,19 @@
  * the block table and the postings. A search reads the header and skip list, then one
  * dictionary block and one run of postings per query word.
  *
- *   "ctxwrap-index 2\n" u32 header length, header JSON, skip list, dictionary, block table,
- *   postings, "ctxwrap-end 2\n"
+ *   "ctxwrap-index 3\n" u32 header length, header JSON, Bloom filter, skip list, dictionary,
+ *   block table, postings, "ctxwrap-end 3\n"
+ *
+ * The Bloom filter holds every token and every prefix of 3 to 6 characters of one, so that a
+ * search skips an index that cannot hold a word (exactly or as a prefix) without reading it.
  *
  * Nothing in an index is trusted: a file with a wrong magic, length, trailer, stamp or section,
  * or whose content fails to decode, is reported as unusable and rebuilt from the output.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 
-const MAGIC = Buffer.from('ctxwrap-index 2\n');
-const TRAILER = Buffer.from('ctxwrap-end 2\n');
+const MAGIC = Buffer.from('ctxwrap-index 3\n');
+const TRAILER = Buffer.from('ctxwrap-end 3\n');
 /** Tokens per dictionary block (one entry of the skip list each). */
 export const DICT_BLOCK = 64;
 /** Bytes read when an index is opened: the header and, for most, the whole skip list. */
@@ -50,7 +53,7 @@ export interface IndexData {
 }
 
 export interface Header {
-  v: 2;
+  v: 3;
   stamp: Stamp;
   blocks: number;
   tokens: number;
@@ -58,6 +61,7 @@ export interface Header {
   regions: Region[];
   gaps: Gap[];
   /** [offset, length] of each section, from the start of the file. */
+  bloom: [number, number];
   skip: [number, number];
   /** Entries in the skip list (dictionary blocks). */
   skips: number;
@@ -198,8 +202,9 @@ export function encodeIndex(d: IndexData): Buffer {
     skipBuf.writeUInt32LE(termAt, k * 12 + 8);
     termAt += skipTerms[k]!.copy(skipBuf, skip.length * 12 + termAt);
   });
+  const bloom = bloomOf(d.terms);
   const header = {
-    v: 2 as const,
+    v: 3 as const,
     stamp: d.stamp,
     blocks: n,
     tokens: d.totalTokens,
@@ -212,15 +217,17 @@ export function encodeIndex(d: IndexData): Buffer {
   const pad = (x: number) => String(x).padStart(12, '0');
   const z = [pad(0), pad(0)];
   const headerLen = Buffer.byteLength(
-    JSON.stringify({ ...header, skip: z, dict: z, table: z, post: z, end: pad(0) }),
+    JSON.stringify({ ...header, bloom: z, skip: z, dict: z, table: z, post: z, end: pad(0) }),
   );
-  const skipAt = MAGIC.length + 4 + headerLen;
+  const bloomAt = MAGIC.length + 4 + headerLen;
+  const skipAt = bloomAt + bloom.length;
   const dictAt = skipAt + skipBuf.length;
   const tableAt = dictAt + dict.length;
   const postAt = tableAt + table.length;
   const end = postAt + postLen + TRAILER.length;
   const full: Header = {
     ...header,
+    bloom: [bloomAt, bloom.length],
     skip: [skipAt, skipBuf.length],
     dict: [dictAt, dict.length],
     table: [tableAt, table.length],
@@ -231,7 +238,61 @@ export function encodeIndex(d: IndexData): Buffer {
   headerBuf.write(JSON.stringify(full));
   const len = Buffer.alloc(4);
   len.writeUInt32LE(headerLen);
-  return Buffer.concat([MAGIC, len, headerBuf, skipBuf, dict, table, post.subarray(0, postLen), TRAILER]);
+  return Buffer.concat([
+    MAGIC,
+    len,
+    headerBuf,
+    bloom,
+    skipBuf,
+    dict,
+    table,
+    post.subarray(0, postLen),
+    TRAILER,
+  ]);
+}
+
+const BLOOM_HASHES = 3;
+const MIN_PREFIX_KEY = 3;
+const MAX_PREFIX_KEY = 6;
+
+function hash32(s: string, seed: number): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** Calls `each` with the bit positions of `key` in a filter of `bits` bits. */
+function bloomBits(key: string, bits: number, each: (bit: number) => void): void {
+  const h1 = hash32(key, 0x811c9dc5);
+  const h2 = hash32(key, 0x01000193) | 1;
+  for (let i = 0; i < BLOOM_HASHES; i++) each(((h1 + Math.imul(i, h2)) >>> 0) % bits);
+}
+
+/** A Bloom filter of every token and of its prefixes of 3 to 6 characters (8 bits per key). */
+export function bloomOf(terms: readonly string[]): Buffer {
+  const buf = Buffer.alloc(Math.max(8, terms.length * 2));
+  const bits = buf.length * 8;
+  const set = (b: number) => {
+    buf[b >>> 3]! |= 1 << (b & 7);
+  };
+  for (const t of terms) {
+    bloomBits(t, bits, set);
+    for (let n = MIN_PREFIX_KEY; n <= MAX_PREFIX_KEY && n < t.length; n++)
+      bloomBits(t.slice(0, n), bits, set);
+  }
+  return buf;
+}
+
+/** True unless the filter proves that no token equals `word` (exact) or starts with it (prefix). */
+export function mayHold(filter: Buffer, word: string, mode: 'exact' | 'prefix'): boolean {
+  if (mode === 'prefix' && word.length < MIN_PREFIX_KEY) return true;
+  const key = mode === 'prefix' ? word.slice(0, MAX_PREFIX_KEY) : word;
+  const bits = filter.length * 8;
+  let all = true;
+  bloomBits(key, bits, (b) => {
+    if ((filter[b >>> 3]! & (1 << (b & 7))) === 0) all = false;
+  });
+  return all;
 }
 
 /** Postings of one token: blocks (ascending) and counts. */
@@ -397,6 +458,7 @@ export class IndexReader {
    */
   find(prefix: string, mode: 'exact' | 'prefix', max = 64, keep?: (term: string) => boolean): Postings[] {
     if (this.header.skips === 0) return [];
+    if (!mayHold(this.read(this.header.bloom[0], this.header.bloom[1]), prefix, mode)) return [];
     const found: DictEntry[] = [];
     for (let k = this.blockFor(prefix); k < this.header.skips; k++) {
       let past = false;
@@ -531,7 +593,7 @@ const isSection = (s: unknown): s is [number, number] => Array.isArray(s) && isC
 
 function checkHeader(h: Header, size: number, headerEnd: number): void {
   const ok =
-    h?.v === 2 &&
+    h?.v === 3 &&
     h.end === size &&
     isCount(h.blocks) &&
     isCount(h.tokens) &&
@@ -541,8 +603,10 @@ function checkHeader(h: Header, size: number, headerEnd: number): void {
     typeof h.stamp.mtimeMs === 'number' &&
     Array.isArray(h.regions) &&
     Array.isArray(h.gaps) &&
-    [h.skip, h.dict, h.table, h.post].every(isSection) &&
-    h.skip[0] === headerEnd &&
+    [h.bloom, h.skip, h.dict, h.table, h.post].every(isSection) &&
+    h.bloom[0] === headerEnd &&
+    h.bloom[1] >= 8 &&
+    h.skip[0] === h.bloom[0] + h.bloom[1] &&
     h.skip[1] >= h.skips * 12 &&
     h.dict[0] === h.skip[0] + h.skip[1] &&
     h.table[0] === h.dict[0] + h.dict[1] &&

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src/search/build.js';
-import { IndexReader, sortedOrder, UnusableIndex } from '../../src/search/index-file.js';
+import { bloomOf, IndexReader, mayHold, sortedOrder, UnusableIndex } from '../../src/search/index-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctxwrap-index-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,5 +91,29 @@ describe('sortedOrder', () => {
   ])('sorts %j as < does', (terms) => {
     const order = [...sortedOrder(terms)].map((i) => terms[i]);
     expect(order).toEqual([...terms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+});
+
+describe('the Bloom filter', () => {
+  const terms = [
+    'deprecated',
+    'e0502',
+    'src/literals.rs:438:9',
+    'ab',
+    'grüße',
+    ...Array.from({ length: 500 }, (_, i) => `tok${i}x`),
+  ];
+  const filter = bloomOf(terms);
+  it('never denies a token or a prefix of one', () => {
+    for (const t of terms) {
+      expect(mayHold(filter, t, 'exact'), t).toBe(true);
+      for (let n = 3; n <= t.length; n++)
+        expect(mayHold(filter, t.slice(0, n), 'prefix'), t.slice(0, n)).toBe(true);
+    }
+  });
+  it('denies most words it does not hold', () => {
+    const absent = Array.from({ length: 1000 }, (_, i) => `zz${i}q`);
+    const passed = absent.filter((w) => mayHold(filter, w, 'exact') || mayHold(filter, w, 'prefix')).length;
+    expect(passed).toBeLessThan(100);
   });
 });
