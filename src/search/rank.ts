@@ -10,7 +10,8 @@
  * `ECONNREFUSED`); if still nothing, on near spellings (one edit, same first letter, words of 6+
  * letters without digits: `conection` → `connection`), shown as such and counting half when
  * ranking; if still nothing, it is absent: it matches no line and is reported as absent. A
- * query whose words are all absent has no hits.
+ * query with no word found for real (exactly, by prefix, by parts or inside a token) has hits
+ * only if every word has a near spelling; so words found nowhere never bring hits.
  */
 import type { IndexReader, Postings } from './index-file.js';
 import type { QueryTerm } from './tokenize.js';
@@ -146,6 +147,11 @@ export function resolve(sources: Source[], terms: QueryTerm[], inside?: FindInsi
       }
     }
     absent.push(t);
+  }
+  // Near spellings never stand in for words found nowhere: with no word found for real, they
+  // count only if every word has one (a query typed with typos), else nothing matches.
+  if (absent.length > 0 && leaves.every((l) => l.how === 'fuzzy')) {
+    return { leaves: [], absent: [...leaves.map((l) => l.label), ...absent] };
   }
   return { leaves: leaves.slice(0, MAX_TERMS), absent };
 }

@@ -78,6 +78,19 @@ describe('ctxwrap search', () => {
     expect(r.stdout).toContain('21: error: connection refused');
   });
 
+  it('never answers words found nowhere with near spellings of other words', async () => {
+    const { root, runDir } = tempDir();
+    await store(root, runDir, 'log', lines(filler(20), 'buffer reused after free', filler(20, 21)));
+    // "refused" is one edit from "reused", but "connection" is nowhere: no match at all.
+    const r = await ctxwrap(['search', '--run-dir', runDir, 'connection refused']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('[ctxwrap search] no matches for "connection refused" in 1 result\n');
+    // With a word found for real, the near spelling helps rank, and is named.
+    const typo = await ctxwrap(['search', '--run-dir', runDir, 'buffer reuesd']);
+    expect(typo.code).toBe(0);
+    expect(typo.stdout.split('\n')[0]).toContain("no exact 'reuesd', near: reused");
+  });
+
   it('tolerates a typo in a long word, and says so', async () => {
     const { root, runDir } = tempDir();
     await store(root, runDir, 'db', lines(filler(20), 'error: connection refused', filler(20, 21)));
