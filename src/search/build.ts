@@ -9,7 +9,14 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { cleanLine } from '../summary/clean.js';
 import { BLOCK_LINES, forEachLine } from './chunk.js';
-import { encodeIndex, type Gap, type IndexData, type Region } from './index-file.js';
+import {
+  addTrigrams,
+  encodeIndex,
+  type Gap,
+  type IndexData,
+  type Region,
+  trigramFilterBytes,
+} from './index-file.js';
 import { tokenizeLine } from './tokenize.js';
 
 /** How much of one output is indexed. */
@@ -59,6 +66,10 @@ class Builder {
   private lines = 0;
   totalTokens = 0;
 
+  constructor(readonly grams: Uint8Array) {}
+
+  private readonly onCompound = (lower: string) => addTrigrams(this.grams, lower);
+
   private readonly onToken = (token: string) => {
     let id = this.ids.get(token);
     if (id === undefined) {
@@ -92,7 +103,7 @@ class Builder {
       this.blockOffset.push(byteOffset);
       this.blockLine.push(lineNo);
     }
-    tokenizeLine(cleanLine(text), this.onToken);
+    tokenizeLine(cleanLine(text), this.onToken, this.onCompound);
     if (++this.lines === BLOCK_LINES) this.endBlock();
   }
 
@@ -155,7 +166,9 @@ export function buildIndex(
   try {
     const st = fstatSync(fd);
     const size = st.size;
-    const b = new Builder();
+    const b = new Builder(
+      new Uint8Array(trigramFilterBytes(Math.min(size, coverage.headBytes + coverage.tailBytes))),
+    );
     const regions: Region[] = [];
     const gaps: Gap[] = [];
     if (size <= coverage.headBytes + coverage.tailBytes) {
@@ -187,6 +200,7 @@ export function buildIndex(
       totalTokens: b.totalTokens,
       regions,
       gaps,
+      grams: b.grams,
     };
     return { data: encodeIndex(data), stamp: data.stamp };
   } finally {

@@ -5,19 +5,21 @@
  * the block table and the postings. A search reads the header and skip list, then one
  * dictionary block and one run of postings per query word.
  *
- *   "ctxwrap-index 3\n" u32 header length, header JSON, Bloom filter, skip list, dictionary,
- *   block table, postings, "ctxwrap-end 3\n"
+ *   "ctxwrap-index 4\n" u32 header length, header JSON, Bloom filter, skip list, dictionary,
+ *   block table, postings, trigram filter, "ctxwrap-end 4\n"
  *
  * The Bloom filter holds every token and every prefix of 3 to 6 characters of one, so that a
  * search skips an index that cannot hold a word (exactly or as a prefix) without reading it.
+ * The trigram filter holds the three-character pieces of every compound, so that the scan for
+ * a word inside longer tokens skips outputs that cannot hold it.
  *
  * Nothing in an index is trusted: a file with a wrong magic, length, trailer, stamp or section,
  * or whose content fails to decode, is reported as unusable and rebuilt from the output.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 
-const MAGIC = Buffer.from('ctxwrap-index 3\n');
-const TRAILER = Buffer.from('ctxwrap-end 3\n');
+const MAGIC = Buffer.from('ctxwrap-index 4\n');
+const TRAILER = Buffer.from('ctxwrap-end 4\n');
 /** Tokens per dictionary block (one entry of the skip list each). */
 export const DICT_BLOCK = 64;
 /** Bytes read when an index is opened: the header and, for most, the whole skip list. */
@@ -50,10 +52,12 @@ export interface IndexData {
   totalTokens: number;
   regions: Region[];
   gaps: Gap[];
+  /** Trigram filter (see trigramBits). */
+  grams: Uint8Array;
 }
 
 export interface Header {
-  v: 3;
+  v: 4;
   stamp: Stamp;
   blocks: number;
   tokens: number;
@@ -68,6 +72,7 @@ export interface Header {
   dict: [number, number];
   table: [number, number];
   post: [number, number];
+  grams: [number, number];
   end: number;
 }
 
@@ -204,7 +209,7 @@ export function encodeIndex(d: IndexData): Buffer {
   });
   const bloom = bloomOf(d.terms);
   const header = {
-    v: 3 as const,
+    v: 4 as const,
     stamp: d.stamp,
     blocks: n,
     tokens: d.totalTokens,
@@ -217,14 +222,15 @@ export function encodeIndex(d: IndexData): Buffer {
   const pad = (x: number) => String(x).padStart(12, '0');
   const z = [pad(0), pad(0)];
   const headerLen = Buffer.byteLength(
-    JSON.stringify({ ...header, bloom: z, skip: z, dict: z, table: z, post: z, end: pad(0) }),
+    JSON.stringify({ ...header, bloom: z, skip: z, dict: z, table: z, post: z, grams: z, end: pad(0) }),
   );
   const bloomAt = MAGIC.length + 4 + headerLen;
   const skipAt = bloomAt + bloom.length;
   const dictAt = skipAt + skipBuf.length;
   const tableAt = dictAt + dict.length;
   const postAt = tableAt + table.length;
-  const end = postAt + postLen + TRAILER.length;
+  const gramsAt = postAt + postLen;
+  const end = gramsAt + d.grams.length + TRAILER.length;
   const full: Header = {
     ...header,
     bloom: [bloomAt, bloom.length],
@@ -232,6 +238,7 @@ export function encodeIndex(d: IndexData): Buffer {
     dict: [dictAt, dict.length],
     table: [tableAt, table.length],
     post: [postAt, postLen],
+    grams: [gramsAt, d.grams.length],
     end,
   };
   const headerBuf = Buffer.alloc(headerLen, 0x20);
@@ -247,6 +254,7 @@ export function encodeIndex(d: IndexData): Buffer {
     dict,
     table,
     post.subarray(0, postLen),
+    d.grams,
     TRAILER,
   ]);
 }
@@ -516,8 +524,37 @@ export class IndexReader {
     return { term, blocks: blocks.subarray(0, n), counts: counts.subarray(0, n) };
   }
 
+  /** False when the trigram filter proves that no compound holds `word` (lowercase). */
+  mayContain(word: string): boolean {
+    this.gramsCache ??= this.read(this.header.grams[0], this.header.grams[1]);
+    return gramsMayHold(this.gramsCache, word);
+  }
+
+  /**
+   * False when the trigram filter proves that no compound is within one edit of `word`: such a
+   * compound keeps all but at most three of the word's three-character pieces.
+   */
+  mayHoldNear(word: string): boolean {
+    this.gramsCache ??= this.read(this.header.grams[0], this.header.grams[1]);
+    const pieces = word.length - 2;
+    if (pieces <= 3) return true;
+    let present = 0;
+    for (let i = 0; i + 2 < word.length; i++)
+      if (gramsMayHold(this.gramsCache, word.slice(i, i + 3))) present++;
+    return present >= pieces - 3;
+  }
+
+  private gramsCache: Buffer | undefined;
+
   /** The block table: byte offset, first line (0-based), token count and line count of each block. */
   table(): BlockTable {
+    this.tableCache ??= this.readTable();
+    return this.tableCache;
+  }
+
+  private tableCache: BlockTable | undefined;
+
+  private readTable(): BlockTable {
     const h = this.header;
     const buf = this.read(h.table[0], h.table[1]);
     const n = h.blocks;
@@ -593,7 +630,7 @@ const isSection = (s: unknown): s is [number, number] => Array.isArray(s) && isC
 
 function checkHeader(h: Header, size: number, headerEnd: number): void {
   const ok =
-    h?.v === 3 &&
+    h?.v === 4 &&
     h.end === size &&
     isCount(h.blocks) &&
     isCount(h.tokens) &&
@@ -612,7 +649,11 @@ function checkHeader(h: Header, size: number, headerEnd: number): void {
     h.table[0] === h.dict[0] + h.dict[1] &&
     h.table[1] === h.blocks * 17 &&
     h.post[0] === h.table[0] + h.table[1] &&
-    h.post[0] + h.post[1] + TRAILER.length === size &&
+    isSection(h.grams) &&
+    h.grams[0] === h.post[0] + h.post[1] &&
+    h.grams[1] >= 8 &&
+    (h.grams[1] & (h.grams[1] - 1)) === 0 &&
+    h.grams[0] + h.grams[1] + TRAILER.length === size &&
     h.gaps.every(
       (g) =>
         isCount(g.start) &&
@@ -630,4 +671,39 @@ export function headOf(data: Buffer): Buffer {
   const headerLen = data.readUInt32LE(MAGIC.length);
   const header = JSON.parse(data.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + headerLen)) as Header;
   return data.subarray(0, header.skip[0] + header.skip[1]);
+}
+
+/** The bit of a three-character piece in a trigram filter of `bits` bits (a power of two). */
+export function trigramBit(a: number, b: number, c: number, bits: number): number {
+  return (
+    (Math.imul(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d), 0x27d4eb2f) >>>
+      7) &
+    (bits - 1)
+  );
+}
+
+/** Sets in `filter` the bits of every three-character piece of `text`. */
+export function addTrigrams(filter: Uint8Array, text: string): void {
+  const bits = filter.length * 8;
+  for (let i = 0; i + 2 < text.length; i++) {
+    const bit = trigramBit(text.charCodeAt(i), text.charCodeAt(i + 1), text.charCodeAt(i + 2), bits);
+    filter[bit >>> 3]! |= 1 << (bit & 7);
+  }
+}
+
+/** False when some three-character piece of `word` is missing from the filter. */
+export function gramsMayHold(filter: Uint8Array, word: string): boolean {
+  const bits = filter.length * 8;
+  for (let i = 0; i + 2 < word.length; i++) {
+    const bit = trigramBit(word.charCodeAt(i), word.charCodeAt(i + 1), word.charCodeAt(i + 2), bits);
+    if ((filter[bit >>> 3]! & (1 << (bit & 7))) === 0) return false;
+  }
+  return true;
+}
+
+/** Size in bytes of the trigram filter for `bytes` of indexed text: a power of two, 1 to 128 KiB. */
+export function trigramFilterBytes(bytes: number): number {
+  let n = 1024;
+  while (n < 128 * 1024 && n * 8 < bytes / 2) n *= 2;
+  return n;
 }

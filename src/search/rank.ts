@@ -139,7 +139,9 @@ export function resolve(sources: Source[], terms: QueryTerm[], inside?: FindInsi
     }
     if (fuzzyEligible(t)) {
       const near = (x: string) => withinOneEdit(t, x);
-      const fuzzy = lookup(sources, (r) => r.find(t[0] as string, 'prefix', 8, near));
+      const fuzzy = lookup(sources, (r) =>
+        r.mayHoldNear(t) ? r.find(t[0] as string, 'prefix', 8, near) : [],
+      );
       const fuzzyNotes = notesMatching(sources, near);
       if (fuzzy.size > 0 || fuzzyNotes.size > 0) {
         leaves.push(leafOf(t, 'fuzzy', fuzzy, fuzzyNotes, () => FUZZY_WEIGHT));

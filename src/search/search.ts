@@ -130,8 +130,8 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
         open.forEach((o, i) => {
           const reader = o.source.reader;
           const path = resultPaths(dir, o.entry.meta.id).output;
-          for (const [word, p] of findInside(path, reader.header, reader.table(), words))
-            found.get(word)!.set(i, [p]);
+          const inside = findInside(path, reader.header, reader.table(), words, (w) => reader.mayContain(w));
+          for (const [word, p] of inside) found.get(word)!.set(i, [p]);
         });
         return found;
       };

@@ -33,15 +33,18 @@ function blockAtOffset(table: BlockTable, blocks: number, offset: number): numbe
 
 /**
  * Finds each of `words` (lowercase) inside the indexed regions of one output, in one pass;
- * returns the postings of each word found.
+ * returns the postings of each word found. Words `mayContain` rules out are not looked for, and
+ * an output none may contain is not read.
  */
 export function findInside(
   path: string,
   header: Header,
   table: BlockTable,
   words: string[],
+  mayContain: (word: string) => boolean = () => true,
 ): Map<string, Postings> {
   const found = new Map<string, Postings>();
+  words = words.filter(mayContain);
   if (header.blocks === 0 || words.length === 0) return found;
   const needles = words.map((word) => ({
     word,

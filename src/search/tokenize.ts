@@ -155,11 +155,17 @@ function emitParts(orig: string, lower: string, emit: (token: string) => void): 
 
 /**
  * Calls `emit` with every token of one line: each compound whole, then its segments, then
- * their words, each lowercased (a compound that is one word is emitted once).
+ * their words, each lowercased (a compound that is one word is emitted once); and `onCompound`, if
+ * given, with each compound lowercased and uncut.
  */
-export function tokenizeLine(text: string, emit: (token: string) => void): void {
+export function tokenizeLine(
+  text: string,
+  emit: (token: string) => void,
+  onCompound?: (lower: string) => void,
+): void {
   forEachCompound(text, (compound) => {
     const lower = compound.toLowerCase();
+    onCompound?.(lower);
     emit(lower.length > MAX_TOKEN ? lower.slice(0, MAX_TOKEN) : lower);
     if (!hasJoinerOrHump(compound)) return;
     if (lower.length === compound.length) {

@@ -117,3 +117,21 @@ describe('the Bloom filter', () => {
     expect(passed).toBeLessThan(100);
   });
 });
+
+describe('the trigram filter', () => {
+  const compounds = ['econnrefused', 'src/literals.rs:438:9', 'grüße', 'x'];
+  const filter = new Uint8Array(trigramFilterBytes(10_000));
+  for (const c of compounds) addTrigrams(filter, c);
+  it('never denies a piece of a compound', () => {
+    for (const c of compounds) {
+      for (let a = 0; a < c.length; a++)
+        for (let b = a + 3; b <= c.length; b++) expect(gramsMayHold(filter, c.slice(a, b))).toBe(true);
+    }
+  });
+  it('denies most words that are in no compound', () => {
+    const passed = Array.from({ length: 200 }, (_, i) => `qq${i}zz`).filter((w) =>
+      gramsMayHold(filter, w),
+    ).length;
+    expect(passed).toBeLessThan(10);
+  });
+});
