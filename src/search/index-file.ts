@@ -704,6 +704,6 @@ export function gramsMayHold(filter: Uint8Array, word: string): boolean {
 /** Size in bytes of the trigram filter for `bytes` of indexed text: a power of two, 1 to 128 KiB. */
 export function trigramFilterBytes(bytes: number): number {
   let n = 1024;
-  while (n < 128 * 1024 && n * 8 < bytes / 2) n *= 2;
+  while (n < 128 * 1024 && n * 8 < bytes / 4) n *= 2;
   return n;
 }
