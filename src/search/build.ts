@@ -9,14 +9,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { cleanLine } from '../summary/clean.js';
 import { BLOCK_LINES, forEachLine } from './chunk.js';
-import {
-  addTrigrams,
-  encodeIndex,
-  type Gap,
-  type IndexData,
-  type Region,
-  trigramFilterBytes,
-} from './index-file.js';
+import { addTrigrams, trigramFilterBytes } from './filters.js';
+import { encodeIndex, type IndexData } from './index-encode.js';
+import type { Gap, Region } from './index-file.js';
 import { tokenizeLine } from './tokenize.js';
 
 /** How much of one output is indexed. */

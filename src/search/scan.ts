@@ -12,7 +12,7 @@ import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 import { BLOCK_LINES, CONTEXT } from './chunk.js';
 import type { Header } from './index-file.js';
-import type { Resolved } from './rank.js';
+import type { Resolved } from './resolve.js';
 import type { Hit } from './search.js';
 import { tokenizeLine } from './tokenize.js';
 

@@ -10,15 +10,8 @@ import { cleanLine } from '../summary/clean.js';
 import type { Coverage } from './build.js';
 import { CONTEXT, snippetRange } from './chunk.js';
 import { type Postings, UnusableIndex } from './index-file.js';
-import {
-  type Candidate,
-  type Leaf,
-  noteTokens,
-  pickBest,
-  resolve,
-  type Source,
-  scoreWindows,
-} from './rank.js';
+import { type Candidate, pickBest, scoreWindows } from './rank.js';
+import { type Leaf, noteTokens, resolve, type Source } from './resolve.js';
 import { scanGaps } from './scan.js';
 import { readLines, regionOf } from './snippet.js';
 import { IndexStore } from './store.js';

@@ -3,16 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src/search/build.js';
-import {
-  addTrigrams,
-  bloomOf,
-  gramsMayHold,
-  IndexReader,
-  mayHold,
-  sortedOrder,
-  trigramFilterBytes,
-  UnusableIndex,
-} from '../../src/search/index-file.js';
+import { addTrigrams, bloomOf, gramsMayHold, mayHold, trigramFilterBytes } from '../../src/search/filters.js';
+import { sortedOrder } from '../../src/search/index-encode.js';
+import { IndexReader, UnusableIndex } from '../../src/search/index-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctxwrap-index-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
