@@ -9,30 +9,55 @@ const BLOOM_HASHES = 3;
 const MIN_PREFIX_KEY = 3;
 const MAX_PREFIX_KEY = 6;
 
-function hash32(s: string, seed: number): number {
-  let h = seed;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h >>> 0;
+const SEED1 = 0x811c9dc5;
+const SEED2 = 0x01000193;
+
+/** Sets (or, with `test`, checks) the bits of one key whose two hashes are h1 and h2. */
+function probe(filter: Uint8Array, h1: number, h2: number, test: boolean): boolean {
+  const bits = filter.length * 8;
+  const step = h2 | 1;
+  for (let i = 0; i < BLOOM_HASHES; i++) {
+    const b = ((h1 + Math.imul(i, step)) >>> 0) % bits;
+    if (test) {
+      if ((filter[b >>> 3]! & (1 << (b & 7))) === 0) return false;
+    } else {
+      filter[b >>> 3]! |= 1 << (b & 7);
+    }
+  }
+  return true;
 }
 
-/** Calls `each` with the bit positions of `key` in a filter of `bits` bits. */
-function bloomBits(key: string, bits: number, each: (bit: number) => void): void {
-  const h1 = hash32(key, 0x811c9dc5);
-  const h2 = hash32(key, 0x01000193) | 1;
-  for (let i = 0; i < BLOOM_HASHES; i++) each(((h1 + Math.imul(i, h2)) >>> 0) % bits);
+/**
+ * Runs two FNV-style hashes along `s` and calls `at(n, h1, h2)` after `n` characters, for each n
+ * in `lengths` (ascending): the hashes of every prefix without making the prefix strings.
+ */
+function hashPrefixes(s: string, lengths: readonly number[], at: (h1: number, h2: number) => void): void {
+  let h1 = SEED1;
+  let h2 = SEED2;
+  let k = 0;
+  for (let i = 0; i < s.length && k < lengths.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 16777619);
+    h2 = Math.imul(h2 ^ c, 2246822519);
+    while (k < lengths.length && lengths[k] === i + 1) {
+      at(h1 >>> 0, h2 >>> 0);
+      k++;
+    }
+  }
 }
 
 /** A Bloom filter of every token and of its prefixes of 3 to 6 characters (8 bits per key). */
 export function bloomOf(terms: readonly string[]): Buffer {
   const buf = Buffer.alloc(Math.max(8, terms.length * 2));
-  const bits = buf.length * 8;
-  const set = (b: number) => {
-    buf[b >>> 3]! |= 1 << (b & 7);
+  const set = (h1: number, h2: number) => {
+    probe(buf, h1, h2, false);
   };
+  const lengths: number[] = [];
   for (const t of terms) {
-    bloomBits(t, bits, set);
-    for (let n = MIN_PREFIX_KEY; n <= MAX_PREFIX_KEY && n < t.length; n++)
-      bloomBits(t.slice(0, n), bits, set);
+    lengths.length = 0;
+    for (let n = MIN_PREFIX_KEY; n <= MAX_PREFIX_KEY && n < t.length; n++) lengths.push(n);
+    lengths.push(t.length);
+    hashPrefixes(t, lengths, set);
   }
   return buf;
 }
@@ -40,13 +65,12 @@ export function bloomOf(terms: readonly string[]): Buffer {
 /** True unless the filter proves that no token equals `word` (exact) or starts with it (prefix). */
 export function mayHold(filter: Buffer, word: string, mode: 'exact' | 'prefix'): boolean {
   if (mode === 'prefix' && word.length < MIN_PREFIX_KEY) return true;
-  const key = mode === 'prefix' ? word.slice(0, MAX_PREFIX_KEY) : word;
-  const bits = filter.length * 8;
-  let all = true;
-  bloomBits(key, bits, (b) => {
-    if ((filter[b >>> 3]! & (1 << (b & 7))) === 0) all = false;
+  const n = mode === 'prefix' ? Math.min(word.length, MAX_PREFIX_KEY) : word.length;
+  let held = true;
+  hashPrefixes(word, [n], (h1, h2) => {
+    held = probe(filter, h1, h2, true);
   });
-  return all;
+  return held;
 }
 
 /** The bit of a three-character piece in a trigram filter of `bits` bits (a power of two). */
