@@ -81,6 +81,13 @@ interface DictEntry {
 /** Reads one index; every read is checked, and any inconsistency throws UnusableIndex. */
 export class IndexReader {
   private skipBuf: Buffer | undefined;
+  /** Set when reading this index met something inconsistent: it must be rebuilt. */
+  broken = false;
+
+  private unusable(why: string): UnusableIndex {
+    this.broken = true;
+    return new UnusableIndex(why);
+  }
 
   private constructor(
     private readonly fd: number,
@@ -144,7 +151,12 @@ export class IndexReader {
 
   private read(offset: number, length: number): Buffer {
     if (offset + length <= this.first.length) return this.first.subarray(offset, offset + length);
-    return readAt(this.fd, this.base + offset, length);
+    try {
+      return readAt(this.fd, this.base + offset, length);
+    } catch (error) {
+      if (error instanceof UnusableIndex) this.broken = true;
+      throw error;
+    }
   }
 
   private skip(): Buffer {
@@ -159,7 +171,7 @@ export class IndexReader {
           buf.readUInt32LE(k * 12 + 8),
         ];
         if (d > h.dict[1] || p > h.post[1] || t < last || h.skips * 12 + t > buf.length)
-          throw new UnusableIndex('bad skip list');
+          throw this.unusable('bad skip list');
         last = t;
       }
       this.skipBuf = buf;
@@ -182,7 +194,7 @@ export class IndexReader {
     const skip = this.skip();
     const from = skip.readUInt32LE(k * 12);
     const to = k + 1 < h.skips ? skip.readUInt32LE(k * 12 + 12) : h.dict[1];
-    if (to < from) throw new UnusableIndex('bad dictionary');
+    if (to < from) throw this.unusable('bad dictionary');
     const buf = this.read(h.dict[0] + from, to - from);
     const out: DictEntry[] = [];
     let prev = '';
@@ -191,7 +203,7 @@ export class IndexReader {
     const varint = () => {
       let n = 0;
       for (let shift = 0; ; shift += 7) {
-        if (pos >= buf.length || shift > 28) throw new UnusableIndex('bad dictionary');
+        if (pos >= buf.length || shift > 28) throw this.unusable('bad dictionary');
         const b = buf[pos++]!;
         n += (b & 0x7f) * 2 ** shift;
         if (b < 0x80) return n;
@@ -200,7 +212,7 @@ export class IndexReader {
     while (pos < buf.length) {
       const shared = varint();
       const len = varint();
-      if (shared > prev.length || pos + len > buf.length) throw new UnusableIndex('bad dictionary');
+      if (shared > prev.length || pos + len > buf.length) throw this.unusable('bad dictionary');
       prev = prev.slice(0, shared) + buf.toString('utf8', pos, pos + len);
       pos += len;
       const postLen = varint();
@@ -253,7 +265,7 @@ export class IndexReader {
       from = Math.min(from, e.post);
       to = Math.max(to, e.post + e.len);
     }
-    if (to > this.header.post[1]) throw new UnusableIndex('bad postings range');
+    if (to > this.header.post[1]) throw this.unusable('bad postings range');
     const span = this.read(this.header.post[0] + from, to - from);
     return chosen.map((e) => this.postings(e.term, span.subarray(e.post - from, e.post - from + e.len)));
   }
@@ -268,7 +280,7 @@ export class IndexReader {
     const varint = () => {
       let v = 0;
       for (let shift = 0; ; shift += 7) {
-        if (pos >= buf.length || shift > 28) throw new UnusableIndex('bad postings');
+        if (pos >= buf.length || shift > 28) throw this.unusable('bad postings');
         const b = buf[pos++]!;
         v += (b & 0x7f) * 2 ** shift;
         if (b < 0x80) return v;
@@ -278,7 +290,7 @@ export class IndexReader {
       const delta = varint();
       block += delta;
       const count = varint();
-      if ((n > 0 && delta === 0) || block >= h.blocks || count === 0) throw new UnusableIndex('bad postings');
+      if ((n > 0 && delta === 0) || block >= h.blocks || count === 0) throw this.unusable('bad postings');
       blocks[n] = block;
       counts[n] = count;
       n++;

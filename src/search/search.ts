@@ -89,14 +89,15 @@ function openAll(store: IndexStore, entries: Entry[]): { open: Open[]; built: nu
   return { open, built };
 }
 
-/** Runs `f`; an index found unusable while reading is rebuilt once and `f` runs again. */
+/** Runs `f`; an index found unusable while reading is rebuilt (once) and `f` runs again. */
 function withRebuild<T>(store: IndexStore, all: Open[], f: () => T): T {
   for (let attempt = 0; ; attempt++) {
     try {
       return f();
     } catch (error) {
       if (!(error instanceof UnusableIndex) || attempt > 0) throw error;
-      for (const o of all) {
+      const broken = all.filter((o) => o.source.reader.broken);
+      for (const o of broken.length > 0 ? broken : all) {
         o.source.reader.close();
         const again = store.open(o.entry, true);
         if (again) o.source.reader = again.reader;
