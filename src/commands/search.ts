@@ -2,15 +2,17 @@
  * `ctxwrap search <words...>`: find the places that match across every stored result that has
  * not expired (or one, with `--id`), ranked and bounded. Exit 0 with hits, 1 with none.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import type { Coverage } from '../search/build.js';
 import { renderHits, renderJson } from '../search/format.js';
 import { search } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
-import { validateId } from '../store/ids.js';
+import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
 import { isExpired, listEntries } from '../store/registry.js';
-import { openRunDir } from '../store/run-dir.js';
+import { openRunDir, type RunDir } from '../store/run-dir.js';
 
 export interface SearchCommandOptions {
   runDir: string;
@@ -29,6 +31,30 @@ export interface SearchCommandOptions {
   /** Results older than this are not searched. */
   ttlMs: number;
   print: (text: string) => void;
+}
+
+/**
+ * The notes of a run directory: `<id>.note` beside the metadata (as `ctxwrap note` writes them),
+ * read in one pass of the directory; a result without one falls back on `ResultMeta.note`.
+ */
+function notesIn(dir: RunDir): Map<string, string> {
+  const notes = new Map<string, string>();
+  let names: string[];
+  try {
+    names = readdirSync(dir.results);
+  } catch {
+    return notes;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.note') || !ID_PATTERN.test(name.slice(0, -5))) continue;
+    try {
+      const text = readFileSync(join(dir.results, name), 'utf8').trim();
+      if (text !== '') notes.set(name.slice(0, -5), text);
+    } catch {
+      /* removed meanwhile */
+    }
+  }
+  return notes;
 }
 
 export async function searchResults(opts: SearchCommandOptions): Promise<number> {
@@ -54,7 +80,10 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
       );
     scope = [entry];
   }
+  const notes = notesIn(dir);
   const outcome = search(dir, scope, {
+    noteOf: (e) => notes.get(e.meta.id) ?? e.meta.note,
+    shield: () => (_line, text) => text,
     terms,
     limit: opts.limit,
     coverage: opts.coverage,

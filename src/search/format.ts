@@ -63,7 +63,7 @@ function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): st
     lines.length === 0 ? 'its note matches' : `lines ${lines[0]!.n}-${lines[lines.length - 1]!.n}`;
   const words = hit.found < hit.of ? ` (${hit.found} of ${hit.of} words)` : '';
   const scan = hit.scanned ? ' · found by scan (not indexed)' : '';
-  const note = meta.note ? ` · note: ${oneLine(meta.note)}` : '';
+  const note = hit.note ? ` · note: ${oneLine(hit.note)}` : '';
   return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(commandOf(meta))}${note}${scan}`;
 }
 
@@ -144,7 +144,7 @@ export function renderJson(query: string, o: Outcome, r: Rendered): string {
     hits: r.shown.map((hit, i) => ({
       id: hit.entry.meta.id,
       command: commandOf(hit.entry.meta),
-      ...(hit.entry.meta.note ? { note: hit.entry.meta.note } : {}),
+      ...(hit.note ? { note: hit.note } : {}),
       ...((r.lines[i] ?? []).length > 0
         ? { lines: [r.lines[i]![0]!.n, r.lines[i]!.at(-1)!.n] }
         : { noteOnly: true }),

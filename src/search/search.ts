@@ -41,6 +41,8 @@ export interface Hit {
   tokens: string[];
   /** True for a line found by the streaming scan of a part of a large output not indexed. */
   scanned?: boolean;
+  /** The result's note, if it has one. */
+  note?: string;
 }
 
 export interface Outcome {
@@ -67,6 +69,10 @@ export interface SearchOptions {
   scanAll: boolean;
   /** Every result id of the run directory (indexes of others are removed). */
   known: ReadonlySet<string>;
+  /** A result's note (searched, and shown on its hits). */
+  noteOf: (entry: Entry) => string | undefined;
+  /** Masks a line about to be shown (credentials); gets the result, the line number, the text. */
+  shield: (entry: Entry) => (line: number, text: string) => string;
 }
 
 interface Open {
@@ -74,7 +80,11 @@ interface Open {
   source: Source;
 }
 
-function openAll(store: IndexStore, entries: Entry[]): { open: Open[]; built: number } {
+function openAll(
+  store: IndexStore,
+  entries: Entry[],
+  noteOf: SearchOptions['noteOf'],
+): { open: Open[]; built: number } {
   const open: Open[] = [];
   let built = 0;
   for (const entry of entries) {
@@ -82,7 +92,7 @@ function openAll(store: IndexStore, entries: Entry[]): { open: Open[]; built: nu
     const o = store.open(entry);
     if (!o) continue;
     if (o.built) built++;
-    open.push({ entry, source: { reader: o.reader, noteTokens: noteTokens(entry.meta.note) } });
+    open.push({ entry, source: { reader: o.reader, noteTokens: noteTokens(noteOf(entry)) } });
     const swaps = store.takeSwaps();
     if (swaps.size > 0) for (const x of open) x.source.reader = swaps.get(x.entry.meta.id) ?? x.source.reader;
   }
@@ -109,7 +119,7 @@ function withRebuild<T>(store: IndexStore, all: Open[], f: () => T): T {
 /** Searches `entries` (already filtered: not expired, in scope). */
 export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outcome {
   const store = new IndexStore(dir, opts.coverage);
-  const { open, built } = openAll(store, entries);
+  const { open, built } = openAll(store, entries, opts.noteOf);
   try {
     const sources = open.map((o) => o.source);
     const {
@@ -161,7 +171,7 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     }
     return {
       searched: entries.length,
-      hits,
+      hits: hits.map((h) => finished(h, opts)),
       more: hits.length === 0 ? 0 : more,
       moreWithAll: hits.length === 0 ? 0 : Math.min(moreFull, more),
       absent,
@@ -175,6 +185,17 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     store.finish(opts.known);
     store.close();
   }
+}
+
+/** The hit as shown: its lines masked by the shield, its result's note attached. */
+function finished(hit: Hit, opts: SearchOptions): Hit {
+  const shield = opts.shield(hit.entry);
+  const note = opts.noteOf(hit.entry);
+  return {
+    ...hit,
+    lines: hit.lines.map((l) => ({ ...l, text: shield(l.n, l.text) })),
+    ...(note ? { note } : {}),
+  };
 }
 
 /**

@@ -184,6 +184,12 @@ describe('ctxwrap search', () => {
     expect(byNote.code).toBe(0);
     expect(byNote.stdout).toContain(`[ctxwrap hit 1/1] ${id} its note matches score`);
     expect(byNote.stdout).toContain('note: staging rollout for ticket OPS-1234');
+    // A note file beside the metadata (as `ctxwrap note` writes it) wins over the metadata's.
+    writeFileSync(join(runDir, 'tool_results', `${id}.note`), 'rollback planned\n');
+    const byFile = await ctxwrap(['search', '--run-dir', runDir, 'rollback']);
+    expect(byFile.stdout).toContain(`[ctxwrap hit 1/1] ${id} its note matches score 2.0 · `);
+    expect(byFile.stdout).toContain('· note: rollback planned\n');
+    writeFileSync(join(runDir, 'tool_results', `${id}.note`), '');
     const both = await ctxwrap(['search', '--run-dir', runDir, 'warnings staging']);
     expect(both.stdout).toMatch(
       new RegExp(`^\\[ctxwrap hit 1/1\\] ${id} lines \\d+-11 score .* · note: staging rollout`, 'm'),
