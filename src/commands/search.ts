@@ -81,7 +81,7 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
     scope = [entry];
   }
   const notes = notesIn(dir);
-  const outcome = search(dir, scope, {
+  const outcome = await search(dir, scope, {
     noteOf: (e) => notes.get(e.meta.id) ?? e.meta.note,
     shield: () => (_line, text) => text,
     terms,

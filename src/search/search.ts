@@ -117,8 +117,9 @@ function withRebuild<T>(store: IndexStore, all: Open[], f: () => T): T {
 }
 
 /** Searches `entries` (already filtered: not expired, in scope). */
-export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outcome {
+export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Promise<Outcome> {
   const store = new IndexStore(dir, opts.coverage);
+  await store.prebuild(entries);
   const { open, built } = openAll(store, entries, opts.noteOf);
   try {
     const sources = open.map((o) => o.source);

@@ -24,6 +24,7 @@ import type { Entry } from '../store/registry.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { buildIndex, type Coverage } from './build.js';
+import { buildInWorkers, canBuildInWorkers } from './build-workers.js';
 import { IndexReader, type Stamp, UnusableIndex } from './index-file.js';
 import { itemOf, PACK_NAME, Pack, type PackItem, removePack, writePack } from './pack.js';
 
@@ -35,6 +36,10 @@ const FLUSH_BYTES = 32 << 20;
 const LOOSE_MAX = 32;
 /** Packs are merged into one once there are more than this many. */
 const PACKS_MAX = 8;
+/** Worker threads build indexes when at least this many bytes of output lack one... */
+const PARALLEL_MIN_BYTES = 8 << 20;
+/** ... in waves of at most this many bytes of output (memory stays bounded). */
+const WAVE_BYTES = 128 << 20;
 /** Temporary files older than this are leftovers of a crash. */
 const STALE_TMP_MS = 10 * 60_000;
 
@@ -72,6 +77,10 @@ export class IndexStore {
   private dead = new Set<string>();
   /** Readers replaced because their index moved into a pack (to release its memory). */
   private swapped = new Map<string, IndexReader>();
+  /** Readers opened or built ahead by prebuild(), handed out by open(). */
+  private ready = new Map<string, IndexReader>();
+  /** Results whose index this search built. */
+  private builtIds = new Set<string>();
 
   constructor(
     private readonly dir: RunDir,
@@ -101,33 +110,100 @@ export class IndexStore {
     this.packs = packs.sort((a, b) => b.mtimeMs - a.mtimeMs).map((p) => p.pack);
   }
 
+  /** The index of a result kept on disk, if one is usable for the output as it is now. */
+  private existing(id: string, stamp: Stamp): IndexReader | undefined {
+    for (const pack of this.packs) {
+      if (!pack.members.has(id)) continue;
+      try {
+        return pack.reader(id, stamp);
+      } catch (error) {
+        if (!(error instanceof UnusableIndex)) throw error;
+        this.dead.add(`${pack.path}\0${id}`);
+      }
+    }
+    if (this.loose.has(id)) {
+      try {
+        return IndexReader.open(indexPath(this.dir, id), stamp);
+      } catch (error) {
+        if (!(error instanceof UnusableIndex) && (error as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw error;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Builds ahead, on worker threads, the indexes that `entries` lack, when there is enough to
+   * build (a first search over many outputs); in waves, so that memory stays bounded. Whatever
+   * this does not build, open() builds in the main thread.
+   */
+  async prebuild(entries: Entry[]): Promise<void> {
+    if (!canBuildInWorkers()) return;
+    const cap = this.coverage.headBytes + this.coverage.tailBytes;
+    const todo: { entry: Entry; path: string; bytes: number }[] = [];
+    for (const entry of entries) {
+      if (entry.meta.binary) continue;
+      const path = resultPaths(this.dir, entry.meta.id).output;
+      const stamp = stampOf(path);
+      if (!stamp) continue;
+      const reader = this.existing(entry.meta.id, stamp);
+      if (reader) this.ready.set(entry.meta.id, reader);
+      else todo.push({ entry, path, bytes: Math.min(stamp.size, cap) });
+    }
+    if (todo.length < 2 || todo.reduce((n, t) => n + t.bytes, 0) < PARALLEL_MIN_BYTES) return;
+    for (let from = 0; from < todo.length; ) {
+      let to = from;
+      for (let bytes = 0; to < todo.length && (to === from || bytes + todo[to]!.bytes <= WAVE_BYTES); to++)
+        bytes += todo[to]!.bytes;
+      const wave = todo.slice(from, to);
+      let built: Awaited<ReturnType<typeof buildInWorkers>>;
+      try {
+        built = await buildInWorkers(
+          wave.map((t) => t.path),
+          this.coverage,
+        );
+      } catch {
+        return;
+      }
+      wave.forEach((t, i) => {
+        const b = built[i];
+        if (b) this.ready.set(t.entry.meta.id, this.adopt(t.entry, b.data, b.stamp));
+      });
+      from = to;
+    }
+  }
+
+  /** Takes a freshly built index: kept for writing (unless the result is running), and opened. */
+  private adopt(entry: Entry, data: Buffer, stamp: Stamp): IndexReader {
+    const reader = IndexReader.fromBuffer(data, stamp);
+    this.builtIds.add(entry.meta.id);
+    if (entry.state !== 'running') {
+      this.pending.push({ id: entry.meta.id, data });
+      this.pendingBytes += data.length;
+      if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    }
+    return this.swapped.get(entry.meta.id) ?? reader;
+  }
+
   /**
    * Opens the index of a result, building it when it is missing, stale or unusable (or when
    * `rebuild` is set). Returns undefined when the output itself cannot be read.
    */
   open(entry: Entry, rebuild = false): Opened | undefined {
     const id = entry.meta.id;
+    if (!rebuild) {
+      const ready = this.ready.get(id);
+      if (ready) {
+        this.ready.delete(id);
+        return { reader: this.swapped.get(id) ?? ready, built: this.builtIds.has(id) };
+      }
+    }
     const output = resultPaths(this.dir, id).output;
     const stamp = stampOf(output);
     if (!stamp) return undefined;
     if (!rebuild) {
-      for (const pack of this.packs) {
-        if (!pack.members.has(id)) continue;
-        try {
-          return { reader: pack.reader(id, stamp), built: false };
-        } catch (error) {
-          if (!(error instanceof UnusableIndex)) throw error;
-          this.dead.add(`${pack.path}\0${id}`);
-        }
-      }
-      if (this.loose.has(id)) {
-        try {
-          return { reader: IndexReader.open(indexPath(this.dir, id), stamp), built: false };
-        } catch (error) {
-          if (!(error instanceof UnusableIndex) && (error as NodeJS.ErrnoException).code !== 'ENOENT')
-            throw error;
-        }
-      }
+      const reader = this.existing(id, stamp);
+      if (reader) return { reader, built: false };
     }
     let built: ReturnType<typeof buildIndex>;
     try {
@@ -135,13 +211,7 @@ export class IndexStore {
     } catch {
       return undefined;
     }
-    const reader = IndexReader.fromBuffer(built.data, built.stamp);
-    if (entry.state !== 'running') {
-      this.pending.push({ id, data: built.data });
-      this.pendingBytes += built.data.length;
-      if (this.pendingBytes >= FLUSH_BYTES) this.flush();
-    }
-    return { reader, built: true };
+    return { reader: this.adopt(entry, built.data, built.stamp), built: true };
   }
 
   /** Readers to use instead of the ones handed out, for indexes that moved into a pack. */

@@ -323,6 +323,24 @@ describe('ctxwrap search', () => {
     expect(indexFiles(runDir)).toEqual([`${id}.idx`]);
   });
 
+  it('builds many indexes at once (on worker threads), with the same answers as later', async () => {
+    const { root, runDir } = tempDir();
+    const ids: string[] = [];
+    for (let k = 0; k < 4; k++) {
+      const body = filler(60_000, k * 100_000);
+      body[30_000 + k] = `worker ${k}: segment checksum mismatch at offset ${k * 4096}`;
+      ids.push(await store(root, runDir, `big${k}`, lines(body)));
+    }
+    const first = await ctxwrap(['search', '--run-dir', runDir, 'checksum mismatch', '--limit', '4']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(new Set(frames(first.stdout).map((h) => h.id))).toEqual(new Set(ids));
+    expect(first.stdout).toContain('30001: worker 0: segment checksum mismatch at offset 0');
+    expect(indexFiles(runDir).filter((n) => n.endsWith('.idx'))).toHaveLength(4);
+    const again = await ctxwrap(['search', '--run-dir', runDir, 'checksum mismatch', '--limit', '4']);
+    expect(again.stdout).toBe(first.stdout);
+  });
+
   it('stays correct while 20 captures run beside it', async () => {
     const { root, runDir } = tempDir();
     const files = Array.from({ length: 20 }, (_, i) => {
