@@ -3,7 +3,7 @@
  * index's coverage. It runs when the indexes gave fewer hits than asked for, or always when the
  * search is scoped to one result (`--id`), reads the gap 1 MiB at a time (memory stays flat),
  * and finds query words as written, in lower case, in upper case and capitalised (a fast byte
- * search, not a full case fold); each line found is checked with the tokenizer, like the index.
+ * search, not a full case fold); each line found is checked as the index would match it.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Entry } from '../store/registry.js';
@@ -14,6 +14,7 @@ import { BLOCK_LINES, CONTEXT } from './chunk.js';
 import type { Header } from './index-file.js';
 import type { Resolved } from './resolve.js';
 import type { Hit } from './search.js';
+import { holds } from './substring.js';
 import { tokenizeLine } from './tokenize.js';
 
 const CHUNK = 1 << 20;
@@ -31,7 +32,9 @@ function variants(word: string): Buffer[] {
   return [...forms].map((f) => Buffer.from(f));
 }
 
+/** True when a line holds `word` as the index would find it: a token or its start, or (4+) inside one. */
 function matchesWord(text: string, word: string): boolean {
+  if (word.length >= 4) return holds(text, word);
   let hit = false;
   tokenizeLine(cleanLine(text), (t) => {
     if (!hit && (t === word || (word.length >= 3 && t.startsWith(word)))) hit = true;
