@@ -30,11 +30,6 @@ export function snippetRange(matching: readonly number[], totalLines: number, co
   return { first, last: Math.max(first, last) };
 }
 
-/** Two line ranges share a line. */
-export function overlaps(x: LineRange, y: LineRange): boolean {
-  return x.first <= y.last && y.first <= x.last;
-}
-
 /**
  * Splits a buffer into lines, calling `line(start, end)` with byte offsets of each line without
  * its `\n`. A final line without `\n` counts; a final `\n` does not start an empty line.

@@ -18,16 +18,6 @@ describe('snippetRange', () => {
   });
 });
 
-describe('overlaps', () => {
-  it.each([
-    [{ first: 1, last: 5 }, { first: 5, last: 9 }, true],
-    [{ first: 1, last: 5 }, { first: 6, last: 9 }, false],
-    [{ first: 3, last: 4 }, { first: 1, last: 9 }, true],
-  ])('%o and %o: %s', (x, y, expected) => {
-    expect(overlaps(x, y)).toBe(expected);
-  });
-});
-
 describe('forEachLine', () => {
   const split = (text: string) => {
     const buf = Buffer.from(text);
