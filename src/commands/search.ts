@@ -4,14 +4,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
-import type { Coverage } from '../search/build.js';
+import { type Coverage, DEFAULT_COVERAGE } from '../search/build.js';
 import { renderHits, renderJson } from '../search/format.js';
 import { search } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
 import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
-import { isExpired, listEntries } from '../store/registry.js';
+import { isExpired, listEntries, resolveTtl } from '../store/registry.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 
 export interface SearchCommandOptions {
@@ -20,16 +21,16 @@ export interface SearchCommandOptions {
   query: string;
   /** Search this result only. */
   id?: string;
-  /** Most hits printed. */
-  limit: number;
-  /** Most characters printed in all. */
-  maxChars: number;
+  /** Most hits printed (default 5). */
+  limit?: number;
+  /** Most characters printed in all (default 4000). */
+  maxChars?: number;
   /** Print one JSON object instead of text. */
-  json: boolean;
-  /** How much of each output the index covers. */
-  coverage: Coverage;
-  /** Results older than this are not searched. */
-  ttlMs: number;
+  json?: boolean;
+  /** How much of each output the index covers (default: its first and last 8 MiB). */
+  coverage?: Coverage;
+  /** Results older than this are not searched (default: CTXWRAP_TTL, else 7 days). */
+  ttlMs?: number;
   print: (text: string) => void;
 }
 
@@ -66,10 +67,13 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
     );
   }
   const id = opts.id === undefined ? undefined : validateId(opts.id);
+  const limit = opts.limit ?? DEFAULT_SEARCH_LIMIT;
+  const maxChars = opts.maxChars ?? DEFAULT_SEARCH_MAX_CHARS;
+  const ttlMs = opts.ttlMs ?? resolveTtl();
   const dir = openRunDir(opts.runDir);
   const all = listEntries(dir);
   const now = Date.now();
-  let scope = all.filter((e) => !isExpired(e, opts.ttlMs, now));
+  let scope = all.filter((e) => !isExpired(e, ttlMs, now));
   if (id !== undefined) {
     const entry = all.find((e) => e.meta.id === id);
     if (!entry) throw new CtxwrapError(`no result '${id}' in ${dir.root} (see 'ctxwrap list')`, EXIT_FAILURE);
@@ -85,12 +89,12 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
     noteOf: (e) => notes.get(e.meta.id) ?? e.meta.note,
     shield: () => (_line, text) => text,
     terms,
-    limit: opts.limit,
-    coverage: opts.coverage,
+    limit,
+    coverage: opts.coverage ?? DEFAULT_COVERAGE,
     scanAll: id !== undefined,
     known: new Set(all.map((e) => e.meta.id)),
   });
-  const rendered = renderHits(opts.query, outcome, opts.maxChars);
+  const rendered = renderHits(opts.query, outcome, maxChars);
   const text = opts.json ? renderJson(opts.query, outcome, rendered) : rendered.text;
   opts.print(text);
   record(dir, { kind: 'search', ...(id !== undefined ? { id } : {}), bytes: Buffer.byteLength(text) });
