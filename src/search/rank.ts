@@ -71,7 +71,9 @@ export function scoreWindows(sources: Source[], leaves: Leaf[]): Scored[] {
         const weight = leaf.weights.get(p.term) ?? 0;
         const w = idf(p.term);
         const add = (win: number, tf: number) => {
-          const len = table.tokens(win) + (adjacent(win) ? table.tokens(win + 1) : 0);
+          // A window that is one block (at the end of a region) counts as two of its kind, so that
+          // it is not favoured for being short.
+          const len = table.tokens(win) + (adjacent(win) ? table.tokens(win + 1) : table.tokens(win));
           if (mask[win] === 0) windows.push(win);
           score[win]! += weight * bm25(tf, len, avgLen, w);
           mask[win]! |= bit;
