@@ -6,7 +6,7 @@
 import chalk from 'chalk';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { runCommand } from './commands/run.js';
-import { parseWhole, resolveRunConfig } from './config.js';
+import { parseWhole, resolveRunConfig, resolveSearchConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
 import { resolveRunDir } from './store/run-dir.js';
@@ -103,6 +103,13 @@ interface RunCliOptions extends Common {
   shell?: string;
   /** False with --no-redact. */
   redact?: boolean;
+}
+
+interface SearchCliOptions extends Common {
+  id?: string;
+  limit?: string;
+  maxChars?: string;
+  json?: boolean;
 }
 
 async function runAction(program: Command, args: string[], opts: RunCliOptions): Promise<number> {
@@ -427,6 +434,38 @@ export function buildProgram(setExit: (code: number) => void): Command {
         json: opts.json === true,
         ttlMs: resolveTtl(),
         print: (t) => out(colorize(t)),
+      }),
+    );
+  });
+
+  withRunDir(
+    program
+      .command('search')
+      .description('find lines across every stored result: ranked, bounded, with line numbers')
+      .argument('<words...>', 'what to look for, in plain words (identifiers, paths and error codes too)')
+      .option('--id <id>', 'search this result only')
+      .option('--limit <n>', 'most hits to print (default 5)')
+      .option('--max-chars <n>', 'most characters to print in all (default 4000)')
+      .option('--json', 'print the hits as one JSON object')
+      .addHelpText(
+        'after',
+        '\nExit status: 0 when something matched, 1 when nothing did, 2 for bad input.\n\nExamples:\n  ctxwrap search connection refused postgres\n  ctxwrap search TS2345 --id tsc_81c0aa12\n  ctxwrap search "flaky timeout" --limit 3 --json',
+      ),
+  ).action(async (words: string[], opts: SearchCliOptions) => {
+    const config = resolveSearchConfig({ ...opts, runDir: opts.runDir ?? (program.opts() as Common).runDir });
+    const { searchResults } = await import('./commands/search.js');
+    const { resolveTtl } = await import('./store/registry.js');
+    setExit(
+      await searchResults({
+        runDir: config.runDir,
+        query: words.join(' '),
+        ...(opts.id !== undefined ? { id: opts.id } : {}),
+        limit: config.limit,
+        maxChars: config.maxChars,
+        json: opts.json === true,
+        coverage: { headBytes: config.indexHeadBytes, tailBytes: config.indexTailBytes },
+        ttlMs: resolveTtl(),
+        print: (t) => out(opts.json ? t : colorize(t)),
       }),
     );
   });
