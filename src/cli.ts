@@ -110,6 +110,8 @@ interface SearchCliOptions extends Common {
   limit?: string;
   maxChars?: string;
   json?: boolean;
+  /** False with --no-redact. */
+  redact?: boolean;
 }
 
 async function runAction(program: Command, args: string[], opts: RunCliOptions): Promise<number> {
@@ -447,6 +449,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       .option('--limit <n>', 'most hits to print (default 5)')
       .option('--max-chars <n>', 'most characters to print in all (default 4000)')
       .option('--json', 'print the hits as one JSON object')
+      .option('--no-redact', 'show credentials as stored (masked by default)')
       .addHelpText(
         'after',
         '\nExit status: 0 when something matched, 1 when nothing did, 2 for bad input.\n\nExamples:\n  ctxwrap search connection refused postgres\n  ctxwrap search TS2345 --id tsc_81c0aa12\n  ctxwrap search "flaky timeout" --limit 3 --json',
@@ -463,9 +466,30 @@ export function buildProgram(setExit: (code: number) => void): Command {
         limit: config.limit,
         maxChars: config.maxChars,
         json: opts.json === true,
+        redact: opts.redact !== false,
         coverage: { headBytes: config.indexHeadBytes, tailBytes: config.indexTailBytes },
         ttlMs: resolveTtl(),
         print: (t) => out(opts.json ? t : colorize(t)),
+      }),
+    );
+  });
+
+  withRunDir(
+    program
+      .command('mcp')
+      .description('serve run, read, search, list and note as MCP tools on stdio')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  ctxwrap mcp                                # what an MCP client starts\n  claude mcp add ctxwrap -- ctxwrap mcp      # register it with Claude Code\n  { "command": "ctxwrap", "args": ["mcp"] }  # or in any client\'s config',
+      ),
+  ).action(async (opts: Common) => {
+    const { serveMcp } = await import('./commands/mcp.js');
+    setExit(
+      await serveMcp({
+        runDir: runDirOf(program, opts),
+        version: typeof CTXWRAP_VERSION === 'string' ? CTXWRAP_VERSION : '0.0.0-dev',
+        env: process.env,
+        cwd: process.cwd(),
       }),
     );
   });

@@ -10,6 +10,7 @@ import { type Coverage, DEFAULT_COVERAGE } from '../search/build.js';
 import { renderHits, renderJson } from '../search/format.js';
 import { search } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
+import { shieldFor } from '../shield.js';
 import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
 import { isExpired, listEntries, resolveTtl } from '../store/registry.js';
@@ -27,6 +28,8 @@ export interface SearchCommandOptions {
   maxChars?: number;
   /** Print one JSON object instead of text. */
   json?: boolean;
+  /** Mask credentials in the lines shown (default true). */
+  redact?: boolean;
   /** How much of each output the index covers (default: its first and last 8 MiB). */
   coverage?: Coverage;
   /** Results older than this are not searched (default: CTXWRAP_TTL, else 7 days). */
@@ -87,7 +90,7 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
   const notes = notesIn(dir);
   const outcome = await search(dir, scope, {
     noteOf: (e) => notes.get(e.meta.id) ?? e.meta.note,
-    shield: () => (_line, text) => text,
+    shield: (e) => shieldFor(e.meta.keyRanges, opts.redact !== false),
     terms,
     limit,
     coverage: opts.coverage ?? DEFAULT_COVERAGE,
