@@ -6,7 +6,7 @@
  */
 import type { LineRange } from '../shield.js';
 import { cleanLine } from './clean.js';
-import { type LineFinder, lineFinder } from './fingerprint-filter.js';
+import { countNewlines, type LineFinder, lineFinder } from './fingerprint-filter.js';
 import { diffKey, fnv1a } from './hash.js';
 import { dedupeKey, isLocation, KEY_MARKER, type LineKind, scoreLine } from './salience.js';
 import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
@@ -138,7 +138,6 @@ export class Collector {
   private readonly groups = new Map<string, Candidate>();
   private readonly seen = new Set<number>();
   private pending: PendingAttach | null = null;
-  private nl = new Int32Array(4096);
   private recent: NumberedLine[] = [];
   private readonly keyRanges: LineRange[] = [];
   private lastUnindented: NumberedLine | null = null;
@@ -156,7 +155,7 @@ export class Collector {
     this.bytes += buf.length;
     this.keepSniff(buf);
     this.keepHead(buf);
-    const newlines = this.indexNewlines(buf);
+    const newlines = countNewlines(buf);
     this.keepTail(buf, newlines);
     this.scan(buf, newlines);
     this.newlines += newlines;
@@ -166,20 +165,6 @@ export class Collector {
   /** Lines seen so far (complete ones). */
   get lineCount(): number {
     return this.newlines;
-  }
-
-  /** Records the offsets of the chunk's newlines in `nl`; returns how many there are. */
-  private indexNewlines(buf: Buffer): number {
-    let n = 0;
-    for (let i = buf.indexOf(NL); i !== -1; i = buf.indexOf(NL, i + 1)) {
-      if (n === this.nl.length) {
-        const grown = new Int32Array(this.nl.length * 2);
-        grown.set(this.nl);
-        this.nl = grown;
-      }
-      this.nl[n++] = i;
-    }
-    return n;
   }
 
   /** Ends the output and returns what was gathered. */
@@ -279,41 +264,32 @@ export class Collector {
    */
   private scan(buf: Buffer, count: number): void {
     const carryLine = this.newlines + count + 1;
-    const nl = this.nl;
-    let start = 0;
-    let k = 0;
-    if (this.huge) {
-      if (count === 0) {
-        this.growHuge(buf);
-        return;
-      }
-      this.growHuge(buf.subarray(0, nl[0]));
-      this.finishHuge();
-      start = (nl[0] as number) + 1;
-      k = 1;
-    }
-    if (k >= count) {
-      this.addCarry(buf.subarray(start), carryLine);
+    if (count === 0 && this.huge) {
+      this.growHuge(buf);
       return;
     }
-    if (this.carry && this.carry.length > 0) {
-      const end = (nl[k] as number) + 1;
-      const line = Buffer.concat([this.carry, buf.subarray(start, end)]);
+    if (count === 0) {
+      this.addCarry(buf, carryLine);
+      return;
+    }
+    const first = buf.indexOf(NL);
+    const last = buf.lastIndexOf(NL);
+    let start = 0;
+    let line = this.newlines + 1;
+    if (this.huge) {
+      this.growHuge(buf.subarray(0, first));
+      this.finishHuge();
+      start = first + 1;
+      line++;
+    } else if (this.carry && this.carry.length > 0) {
+      const joined = Buffer.concat([this.carry, buf.subarray(0, first + 1)]);
       this.carry = null;
-      this.scanLines(line, this.newlines + k + 1);
-      start = end;
-      k++;
+      this.scanLines(joined, line);
+      start = first + 1;
+      line++;
     }
-    if (k < count) {
-      const last = nl[count - 1] as number;
-      this.scanLines(buf.subarray(start, last + 1), this.newlines + k + 1, {
-        offsets: nl,
-        from: k,
-        to: count,
-        shift: start,
-      });
-    }
-    this.addCarry(buf.subarray((nl[count - 1] as number) + 1), carryLine);
+    if (start <= last) this.scanLines(buf.subarray(start, last + 1), line);
+    this.addCarry(buf.subarray(last + 1), carryLine);
   }
 
   private addCarry(part: Buffer, line: number): void {
@@ -377,13 +353,13 @@ export class Collector {
    * Scans whole lines (`work` ends with a newline, or is the final partial line). `index` gives
    * the offsets of its newlines when the caller has them already.
    */
-  private scanLines(work: Buffer, firstLine: number, index: LineIndex = indexOf(work)): void {
-    const lineAt = (pos: number) => firstLine + countBefore(index, pos);
-    let pos = 0;
-    if (this.pending) pos = this.attachFrom(work, 0, firstLine);
+  private scanLines(work: Buffer, firstLine: number): void {
     this.finder ??= lineFinder(this.hints);
     const finder = this.finder;
     finder.reset(work);
+    const lineAt = (pos: number) => firstLine + finder.newlinesBefore(pos);
+    let pos = 0;
+    if (this.pending) pos = this.attachFrom(work, 0, firstLine);
     for (let lineStart = finder.next(pos); lineStart !== -1; lineStart = finder.next(pos)) {
       let lineEnd = work.indexOf(NL, lineStart);
       if (lineEnd === -1) lineEnd = work.length;
@@ -562,33 +538,6 @@ export class Collector {
     for (const [k, v] of kept) this.groups.set(k, v);
     if (this.pending && !this.groups.has(dedupeKey(this.pending.candidate.text))) this.pending = null;
   }
-}
-
-/** Newline offsets of a span: `offsets[from..to)`, each minus `shift`. */
-interface LineIndex {
-  offsets: Int32Array;
-  from: number;
-  to: number;
-  shift: number;
-}
-
-function indexOf(buf: Buffer): LineIndex {
-  const found: number[] = [];
-  for (let i = buf.indexOf(NL); i !== -1; i = buf.indexOf(NL, i + 1)) found.push(i);
-  return { offsets: Int32Array.from(found), from: 0, to: found.length, shift: 0 };
-}
-
-/** How many newlines of the span lie before `pos` (binary search). */
-function countBefore(index: LineIndex, pos: number): number {
-  let lo = index.from;
-  let hi = index.to;
-  const target = pos + index.shift;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((index.offsets[mid] as number) < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - index.from;
 }
 
 /** Like `String#lastIndexOf('\n', from)` on the latin1 text: a negative `from` looks at 0 only. */

@@ -78,6 +78,52 @@ export interface LineFinder {
   reset(span: Buffer): void;
   /** Start of the first line at or after `from` (a line start) that the prefilter matches, or -1. */
   next(from: number): number;
+  /** Newlines in the span before `pos` (fastest when asked in increasing order). */
+  newlinesBefore(pos: number): number;
+}
+
+/**
+ * Counts the newlines of a span in steps from the last position asked about, so that numbering
+ * the lines found costs one pass over the span, not one per line.
+ */
+class NewlineCursor {
+  private pos = 0;
+  private count = 0;
+
+  constructor(private readonly countIn: (from: number, to: number) => number) {}
+
+  reset(): void {
+    this.pos = 0;
+    this.count = 0;
+  }
+
+  before(pos: number): number {
+    if (pos >= this.pos) this.count += this.countIn(this.pos, pos);
+    else this.count -= this.countIn(pos, this.pos);
+    this.pos = pos;
+    return this.count;
+  }
+}
+
+function countWithIndexOf(buf: Buffer, from: number, to: number): number {
+  let n = 0;
+  for (let i = buf.indexOf(10, from); i !== -1 && i < to; i = buf.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+let counter: Exports | null | undefined;
+/** Below this, a chunk's newlines are counted in JavaScript (no WebAssembly to set up). */
+const COUNT_IN_WASM = 4096;
+
+/** Newlines in `buf`: with SIMD for large chunks. */
+export function countNewlines(buf: Buffer): number {
+  if (buf.length < COUNT_IN_WASM) return countWithIndexOf(buf, 0, buf.length);
+  counter ??= instantiate();
+  if (!counter) return countWithIndexOf(buf, 0, buf.length);
+  const have = counter.memory.buffer.byteLength;
+  if (buf.length > have) counter.memory.grow(Math.ceil((buf.length - have) / PAGE));
+  new Uint8Array(counter.memory.buffer, 0, buf.length).set(buf);
+  return counter.count(0, buf.length);
 }
 
 /**
@@ -114,6 +160,7 @@ export function lineFinder(
       current.reset(span);
     },
     next: (from) => current.next(from),
+    newlinesBefore: (pos) => current.newlinesBefore(pos),
   };
 }
 
@@ -130,6 +177,8 @@ function instantiate(): Exports | null {
 class RegexFinder implements LineFinder {
   private readonly re: RegExp;
   private text = '';
+  private span: Buffer = Buffer.alloc(0);
+  private readonly lines = new NewlineCursor((from, to) => countWithIndexOf(this.span, from, to));
 
   constructor(hints: readonly string[]) {
     this.re = buildPrefilter(hints);
@@ -138,6 +187,12 @@ class RegexFinder implements LineFinder {
   reset(span: Buffer): void {
     // latin1: one char per byte, so string offsets are byte offsets.
     this.text = span.toString('latin1').toLowerCase();
+    this.span = span;
+    this.lines.reset();
+  }
+
+  newlinesBefore(pos: number): number {
+    return this.lines.before(pos);
   }
 
   next(from: number): number {
@@ -150,6 +205,7 @@ class RegexFinder implements LineFinder {
 class SimdFinder implements LineFinder {
   private readonly verify: RegExp;
   private span: Buffer = Buffer.alloc(0);
+  private readonly lines = new NewlineCursor((from, to) => this.wasm.count(DATA + from, to - from));
 
   constructor(
     private readonly wasm: Exports,
@@ -165,6 +221,11 @@ class SimdFinder implements LineFinder {
     if (need > have) this.wasm.memory.grow(Math.ceil((need - have) / PAGE));
     new Uint8Array(this.wasm.memory.buffer, DATA, span.length).set(span);
     this.span = span;
+    this.lines.reset();
+  }
+
+  newlinesBefore(pos: number): number {
+    return this.lines.before(pos);
   }
 
   next(from: number): number {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type LineFinder, lineFinder } from '../../src/summary/fingerprint-filter.js';
+import { countNewlines, type LineFinder, lineFinder } from '../../src/summary/fingerprint-filter.js';
 import { buildPrefilter, PREFILTER_WORDS } from '../../src/summary/salience.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -83,6 +83,26 @@ describe('the fingerprint filter', () => {
         expect(found(finderFor(words, 'regex'), view)).toEqual(want);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('numbers lines: newlines before any position, asked in any order', () => {
+    fc.assert(
+      fc.property(span, fc.array(fc.nat(300), { maxLength: 8 }), (bytes, positions) => {
+        for (const finder of [finderFor([], 'simd'), finderFor([], 'regex')]) {
+          finder.reset(bytes);
+          for (const p of positions.map((n) => Math.min(n, bytes.length))) {
+            let want = 0;
+            for (let i = 0; i < p; i++) if (bytes[i] === 10) want++;
+            expect(finder.newlinesBefore(p)).toBe(want);
+          }
+        }
+        let all = 0;
+        for (const b of bytes) if (b === 10) all++;
+        expect(countNewlines(bytes)).toBe(all);
+        expect(countNewlines(Buffer.concat([bytes, Buffer.alloc(5000, 10)]))).toBe(all + 5000);
+      }),
+      { numRuns: 1000 },
     );
   });
 
