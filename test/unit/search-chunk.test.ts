@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTEXT, forEachLine, MAX_SNIPPET_LINES, overlaps, snippetRange } from '../../src/search/chunk.js';
+import { CONTEXT, forEachLine, MAX_SNIPPET_LINES, snippetRange } from '../../src/search/chunk.js';
 
 describe('snippetRange', () => {
   it.each([
