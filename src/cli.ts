@@ -3,6 +3,7 @@
  * plain objects, calls a command, prints, and exits. Commands are loaded lazily so that a
  * wrapped run loads nothing it does not use.
  */
+import { fstatSync } from 'node:fs';
 import chalk from 'chalk';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { resolveRunConfig } from './config.js';
@@ -130,10 +131,27 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
       },
       passthrough: (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
       warn,
-      stdin: process.stdin,
+      ...(source === 'stdin'
+        ? { stdin: process.stdin }
+        : stdinIsPipe()
+          ? { stdinRelay: { source: process.stdin, quietMs: config.stdinWaitMs } }
+          : {}),
     });
   } finally {
     status.stop();
+  }
+}
+
+/**
+ * True when ctxwrap's stdin is a pipe, FIFO or socket: the command gets it through a relay that
+ * ends it if nothing comes (a terminal, a file or /dev/null is passed as it is).
+ */
+function stdinIsPipe(): boolean {
+  try {
+    const st = fstatSync(0);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
   }
 }
 
@@ -348,9 +366,12 @@ function readStdin(limit: number, deadlineMs: number): Promise<string> {
 export async function main(argv: string[] = process.argv): Promise<void> {
   // https://no-color.org: any non-empty NO_COLOR turns colour off.
   if (process.env.NO_COLOR) chalk.level = 0;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  // A reader that went away (`ctxwrap ... | head`, a closed stderr) must not stop the run: the
+  // output is still stored and the exit status still returned.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    });
   let code = 0;
   const program = buildProgram((c) => {
     code = c;

@@ -25,6 +25,8 @@ export interface RunConfig {
   timeoutMs?: number;
   killGraceMs: number;
   drainMs: number;
+  /** How long a command's stdin, when ctxwrap's is a pipe or socket, waits for a first byte before EOF. */
+  stdinWaitMs: number;
   /** The shell that runs a `-c` string (`--shell`, env CTXWRAP_SHELL, default /bin/sh). */
   shell: string;
 }
@@ -33,6 +35,8 @@ export interface RunConfig {
 export const DEFAULT_KILL_GRACE_MS = 3000;
 /** After the command exits, how long ctxwrap waits for pipes held by a background process. */
 export const DEFAULT_DRAIN_MS = 500;
+/** When ctxwrap's stdin is a pipe or socket that stays silent this long, the command gets EOF. */
+export const DEFAULT_STDIN_WAIT_MS = 2000;
 
 function pick(flag: string | undefined, env: string | undefined): [string | undefined, string] {
   if (flag !== undefined) return [flag, 'flag'];
@@ -77,6 +81,9 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
       ? parseDuration(env.CTXWRAP_KILL_GRACE, 'CTXWRAP_KILL_GRACE')
       : DEFAULT_KILL_GRACE_MS,
     drainMs: env.CTXWRAP_DRAIN ? parseDuration(env.CTXWRAP_DRAIN, 'CTXWRAP_DRAIN') : DEFAULT_DRAIN_MS,
+    stdinWaitMs: env.CTXWRAP_STDIN_WAIT
+      ? parseDuration(env.CTXWRAP_STDIN_WAIT, 'CTXWRAP_STDIN_WAIT')
+      : DEFAULT_STDIN_WAIT_MS,
     shell: pick(flags.shell, env.CTXWRAP_SHELL)[0] ?? '/bin/sh',
   };
   if (timeoutText !== undefined)
