@@ -167,7 +167,9 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   if (ending.status) meta.status = ending.status;
   const storedAll = file.error === undefined;
   if (!storedAll) meta.storedBytes = file.stored;
-  const cutShort = ending.cutShort ?? (storedAll ? undefined : `stored only ${file.stored} of ${bytes} bytes: ${file.error}`);
+  const cutShort =
+    ending.cutShort ??
+    (storedAll ? undefined : `stored only ${file.stored} of ${bytes} bytes: ${file.error}`);
   if (cutShort) meta.cutShort = cutShort;
 
   const facts: RunFacts = {

@@ -25,7 +25,10 @@ let probe: boolean | undefined;
 export function canMount(): boolean {
   if (probe !== undefined) return probe;
   // CTXWRAP_TEST_NO_MOUNT=1 runs the tests as on a machine that refuses mounting.
-  if (process.env.CTXWRAP_TEST_NO_MOUNT) return (probe = false);
+  if (process.env.CTXWRAP_TEST_NO_MOUNT) {
+    probe = false;
+    return probe;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'ctxwrap-probe-'));
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
   probe = r.status === 0;
