@@ -127,7 +127,9 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
       onProgress: (bytes, lines) => status.update(bytes, lines),
       print: (text) => {
         status.stop();
-        out(colorize(text));
+        // Resolves once the summary has left (or the reader has gone): until then a signal
+        // cannot cut it short.
+        return new Promise<void>((resolve) => process.stdout.write(colorize(text), () => resolve()));
       },
       passthrough: (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
       warn,

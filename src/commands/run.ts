@@ -40,8 +40,8 @@ export interface RunOptions {
   tee?: (chunk: Buffer) => void;
   /** Called with progress while the command runs (for a terminal's status line). */
   onProgress?: (bytes: number, lines: number) => void;
-  /** Where the summary goes. */
-  print: (text: string) => void;
+  /** Where the summary goes; signals are held until the promise it may return settles. */
+  print: (text: string) => void | Promise<void>;
   /** Where the command's output goes when nothing can be stored (fail open). */
   passthrough: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   /** Where ctxwrap's own warnings go (one line each). */
@@ -195,7 +195,7 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   if (collected) guard(() => writeFingerprint(dir, id, collected.fingerprint));
   guard(() => writeMeta(dir, meta));
   if (opts.source !== 'stdin' && storedAll) guard(() => setLastRun(dir, opts.cwd, opts.command, id));
-  opts.print(text);
+  await opts.print(text);
   if (!storedAll)
     opts.warn(
       `stored only ${formatBytes(file.stored)} of the ${formatBytes(bytes)} output of ${id} (${file.error}); the summary above is of the whole output`,
