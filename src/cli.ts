@@ -1,11 +1,12 @@
 /**
  * The one module that talks to the terminal: it parses argv with commander, turns options into
- * plain objects, calls a command, prints, and exits. Commands are loaded lazily so that a
- * wrapped run loads nothing it does not use.
+ * plain objects, calls a command, prints, and exits. `run`, which every wrapped command pays
+ * for, is bundled in; the other commands are loaded lazily.
  */
 import { fstatSync } from 'node:fs';
 import chalk from 'chalk';
 import { Argument, Command, CommanderError, Option } from 'commander';
+import { runCommand } from './commands/run.js';
 import { resolveRunConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
@@ -83,6 +84,8 @@ interface RunCliOptions extends Common {
   timeout?: string;
   tee?: boolean;
   shell?: string;
+  /** False with --no-redact. */
+  redact?: boolean;
 }
 
 async function runAction(program: Command, args: string[], opts: RunCliOptions): Promise<number> {
@@ -107,7 +110,6 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
     command = args;
     source = 'command';
   }
-  const { runCommand } = await import('./commands/run.js');
   const status = statusLine();
   try {
     return await runCommand({
@@ -120,6 +122,7 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
       budget: config.budget,
       tailRatio: config.tailRatio,
       inlineThreshold: config.inlineThreshold,
+      redact: opts.redact !== false,
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       killGraceMs: config.killGraceMs,
       drainMs: config.drainMs,
@@ -136,7 +139,7 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
       ...(source === 'stdin'
         ? { stdin: process.stdin }
         : stdinIsPipe()
-          ? { stdinRelay: { source: process.stdin, quietMs: config.stdinWaitMs } }
+          ? { childStdin: { source: process.stdin, quietMs: config.stdinWaitMs } }
           : {}),
     });
   } finally {
@@ -181,6 +184,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--inline-threshold <chars>', 'print outputs this short whole (default: the budget)')
     .option('--timeout <duration>', 'stop the command after 30s, 5m, ...; exit 124 (env CTXWRAP_TIMEOUT)')
     .option('--tee', 'also stream the full output to stderr as it arrives')
+    .option('--no-redact', 'print credentials as the command printed them (masked by default)')
     .passThroughOptions()
     .addHelpText(
       'after',

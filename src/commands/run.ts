@@ -33,6 +33,8 @@ export interface RunOptions {
   budget: number;
   tailRatio: number;
   inlineThreshold: number;
+  /** Mask credentials in the summary (the stored file always keeps the raw bytes). */
+  redact: boolean;
   timeoutMs?: number;
   killGraceMs: number;
   drainMs: number;
@@ -46,13 +48,13 @@ export interface RunOptions {
   passthrough: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
   /** Where ctxwrap's own warnings go (one line each). */
   warn: (text: string) => void;
+  /**
+   * What the command gets as stdin: ctxwrap's own (default), nothing (EOF at once), or a relay
+   * of a pipe or socket that may never be written to nor closed (see StdinRelay).
+   */
+  childStdin?: 'inherit' | 'ignore' | StdinRelay;
   /** Reads stdin, for source `stdin`. */
   stdin?: AsyncIterable<Buffer>;
-  /**
-   * Relay this to the command's stdin instead of passing ctxwrap's own: for a pipe or socket,
-   * which may never be written to nor closed (see StdinRelay).
-   */
-  stdinRelay?: StdinRelay;
 }
 
 /** Runs a command under capture and returns ctxwrap's exit status. */
@@ -161,6 +163,7 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
       budget: opts.budget,
       tailRatio: opts.tailRatio,
       inlineThreshold: opts.inlineThreshold,
+      redact: opts.redact,
       ...(previousId ? { previousId } : {}),
     },
   } satisfies Partial<ResultMeta>);
@@ -187,6 +190,7 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
           budget: opts.budget,
           tailRatio: opts.tailRatio,
           inlineThreshold: opts.inlineThreshold,
+          redact: opts.redact,
         }),
       )
     : `[ctxwrap ${id}] exit ${ending.exitCode} · ${formatBytes(bytes)} · no summary (${summary.error}) · full output: ${paths.output}\n`;
@@ -227,7 +231,7 @@ async function runChild(
     args: opts.command.slice(1),
     cwd: opts.cwd,
     env: opts.env,
-    stdin: opts.stdinRelay ?? 'inherit',
+    stdin: opts.childStdin ?? 'inherit',
     killGraceMs: opts.killGraceMs,
     drainMs: opts.drainMs,
     onChunk,

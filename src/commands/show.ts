@@ -66,6 +66,7 @@ export async function summarizeStored(path: string, meta: ResultMeta, fd?: numbe
         budget,
         tailRatio: meta.summary?.tailRatio ?? DEFAULT_TAIL_RATIO,
         inlineThreshold: meta.summary?.inlineThreshold ?? budget,
+        redact: meta.summary?.redact ?? true,
       },
     ),
   );

@@ -63,7 +63,13 @@ export interface ResultMeta {
   /** Set when the output may be incomplete, with the reason. */
   cutShort?: string;
   /** The options the summary was made with, so that `show` can make it again. */
-  summary?: { budget: number; tailRatio: number; inlineThreshold: number; previousId?: string };
+  summary?: {
+    budget: number;
+    tailRatio: number;
+    inlineThreshold: number;
+    redact?: boolean;
+    previousId?: string;
+  };
   /** Bytes of the summary printed when the run ended. */
   summaryBytes?: number;
   /** The agent's own one-line note (`ctxwrap note`). */

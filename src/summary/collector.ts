@@ -6,8 +6,14 @@
  */
 import { cleanLine } from './clean.js';
 import { diffKey, fnv1a } from './hash.js';
-import { buildPrefilter, dedupeKey, isLocation, type LineKind, scoreLine } from './salience.js';
+import { buildPrefilter, dedupeKey, isLocation, KEY_MARKER, type LineKind, scoreLine } from './salience.js';
 import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
+
+/** Lines `from` to `to`, inclusive, 1-based. */
+export interface LineRange {
+  from: number;
+  to: number;
+}
 
 /** One line of output with its 1-based number in the stored file. */
 export interface NumberedLine {
@@ -60,6 +66,8 @@ export interface Collected {
   binaryType?: string;
   /** Salient lines, in order of appearance. */
   candidates: Candidate[];
+  /** Lines of PEM private-key blocks (BEGIN to END), never to be shown. */
+  keyRanges: LineRange[];
   /** Distinct normalised salient lines, for comparing with a later run. */
   fingerprint: number[];
   /**
@@ -79,6 +87,9 @@ export interface CollectorOptions {
 }
 
 const MAX_GROUPS = 2000;
+const MAX_KEY_RANGES = 64;
+/** A key block with no END marker is taken to run this many lines at most. */
+const KEY_MAX_LINES = 100;
 /** With nothing in common, more new salient lines than this mean the runs are not comparable. */
 const UNRELATED_NEW = 10;
 const MAX_FINGERPRINT = 20000;
@@ -133,6 +144,7 @@ export class Collector {
   private pending: PendingAttach | null = null;
   private nl = new Int32Array(4096);
   private recent: NumberedLine[] = [];
+  private readonly keyRanges: LineRange[] = [];
   private lastUnindented: NumberedLine | null = null;
 
   constructor(options: CollectorOptions = {}) {
@@ -194,6 +206,7 @@ export class Collector {
       longLines,
       binary,
       candidates,
+      keyRanges: this.keyRanges.map((r) => ({ from: r.from, to: Math.min(r.to, r.from + KEY_MAX_LINES) })),
       fingerprint,
     };
     const type = binary ? guessType(sample) : undefined;
@@ -384,6 +397,7 @@ export class Collector {
       if (lineEnd === -1) lineEnd = s.length;
       const line = lineAt(lineStart);
       const text = cleanLine(work.toString('utf8', lineStart, lineEnd));
+      this.trackKey(text, line);
       const candidate = this.consider(text, line, s, lineStart, work, firstLine);
       let next = lineEnd + 1;
       if (candidate && candidate.kind === 'error' && next < s.length) {
@@ -406,6 +420,7 @@ export class Collector {
       let end = s.indexOf('\n', at);
       if (end === -1) end = s.length;
       const text = cleanLine(work.toString('utf8', at, end));
+      this.trackKey(text, n);
       p.remaining--;
       if (scoreLine(text, this.hints).score > 0) {
         // Another salient line starts its own candidate: stop attaching, let the scan see it.
@@ -483,6 +498,18 @@ export class Collector {
       }
     }
     return undefined;
+  }
+
+  /** Follows PEM private-key blocks, so that no line of one is ever shown. */
+  private trackKey(text: string, line: number): void {
+    const marker = KEY_MARKER.exec(text);
+    if (!marker) return;
+    const open = this.keyRanges[this.keyRanges.length - 1];
+    if (marker[1] === 'BEGIN') {
+      if (open && open.to === Number.POSITIVE_INFINITY) open.to = line - 1;
+      if (this.keyRanges.length < MAX_KEY_RANGES)
+        this.keyRanges.push({ from: line, to: Number.POSITIVE_INFINITY });
+    } else if (open && open.to === Number.POSITIVE_INFINITY) open.to = line;
   }
 
   /** Keeps the last few lines of a scanned span, for look-backs from the next one. */

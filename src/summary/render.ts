@@ -3,6 +3,7 @@
  * exact text the agent sees, never longer than the budget. Pure and deterministic.
  */
 import { formatBytes, formatCount, formatDuration, formatTokens } from '../format.js';
+import { mask, redactLine } from '../redact.js';
 import { estimateTokens } from '../tokens.js';
 import { cleanLines } from './clean.js';
 import type { Candidate, Collected, LongLine, NumberedLine } from './collector.js';
@@ -31,6 +32,8 @@ export interface RenderOptions {
   inlineThreshold?: number;
   /** Share of the head+tail room given to the tail (default 0.7). */
   tailRatio?: number;
+  /** Mask well-known credential formats in what is printed (default true). */
+  redact?: boolean;
 }
 
 /** What a printed line is, so a terminal can colour it. */
@@ -115,17 +118,30 @@ interface Pools {
   tail: NumberedLine[];
 }
 
-function pools(c: Collected, cap: number): Pools {
+/** Masks what must not be shown: lines of a private-key block whole, known secrets in others. */
+type Shield = (line: number, text: string) => string;
+
+function shieldFor(c: Collected, enabled: boolean): Shield {
+  if (!enabled) return (_line, text) => text;
+  return (line, text) =>
+    c.keyRanges.some((r) => line >= r.from && line <= r.to)
+      ? `${/^\s*/.exec(text)?.[0] ?? ''}${mask('private-key')}`
+      : redactLine(text);
+}
+
+function pools(c: Collected, cap: number, shield: Shield): Pools {
   const known = new Map<number, string>();
   const headText = c.head.toString('utf8');
   const headLines = cleanLines(headText);
   const endsClean = c.complete || headText.endsWith('\n');
   headLines.forEach((text, i) => {
     const last = i === headLines.length - 1;
-    if (!last || endsClean) known.set(i + 1, text);
+    if (!last || endsClean) known.set(i + 1, shield(i + 1, text));
   });
-  for (const t of c.tail) known.set(t.line, t.text);
-  for (const l of c.longLines.values()) known.set(l.line, longText(l, cap));
+  for (const t of c.tail) known.set(t.line, shield(t.line, t.text));
+  for (const l of c.longLines.values()) {
+    known.set(l.line, longText({ ...l, start: shield(l.line, l.start), end: shield(l.line, l.end) }, cap));
+  }
   const head: NumberedLine[] = [];
   for (let n = 1; known.has(n); n++) head.push({ line: n, text: cutLine(known.get(n) as string, cap) });
   const tail: NumberedLine[] = [];
@@ -151,20 +167,28 @@ interface Entry {
   role: Role;
 }
 
-function candidateEntries(c: Candidate, cap: number): Entry[] {
+function candidateEntries(c: Candidate, cap: number, shield: Shield): Entry[] {
   const role: Role = c.isNew ? 'new' : 'salient';
   const num = (l: number) => `${c.isNew && l === c.line ? '+' : ''}${l}: `;
   const out: Entry[] = [];
   if (c.owner)
     out.push({
       line: c.owner.line,
-      text: `${num(c.owner.line)}${inert(cutLine(c.owner.text, cap))}`,
+      text: `${num(c.owner.line)}${inert(cutLine(shield(c.owner.line, c.owner.text), cap))}`,
       role: 'salient',
     });
   const more = c.count > 1 ? ` [+${formatCount(c.count - 1)} similar, last ${c.lastLine}]` : '';
-  out.push({ line: c.line, text: `${num(c.line)}${inert(cutLine(c.text, cap))}${more}`, role });
+  out.push({
+    line: c.line,
+    text: `${num(c.line)}${inert(cutLine(shield(c.line, c.text), cap))}${more}`,
+    role,
+  });
   for (const a of c.attached)
-    out.push({ line: a.line, text: `${num(a.line)}${inert(cutLine(a.text, cap))}`, role: 'salient' });
+    out.push({
+      line: a.line,
+      text: `${num(a.line)}${inert(cutLine(shield(a.line, a.text), cap))}`,
+      role: 'salient',
+    });
   return out;
 }
 
@@ -266,6 +290,7 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   const inline = options.inlineThreshold ?? budget;
   const tailRatio = Math.min(1, Math.max(0, options.tailRatio ?? DEFAULT_TAIL_RATIO));
 
+  const shield = shieldFor(c, options.redact ?? true);
   if (c.binary) {
     const type = c.binaryType ? `${c.binaryType}, ` : '';
     return {
@@ -287,7 +312,11 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
         `[ctxwrap ${facts.id}] ${statusPart(facts)} · ${what} · ${formatDuration(facts.durationMs)}`,
       );
     }
-    const out: SummaryLine[] = lines.map((text, i) => ({ role: 'output', text: inert(text), line: i + 1 }));
+    const out: SummaryLine[] = lines.map((text, i) => ({
+      role: 'output',
+      text: inert(shield(i + 1, text)),
+      line: i + 1,
+    }));
     if (stats) out.push(stats);
     if (size(out) <= inline) {
       const finalNewline = stats !== undefined || c.bytes === 0 || c.head[c.head.length - 1] === 10;
@@ -302,7 +331,7 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
     header.push(meta(`[ctxwrap: vs ${facts.previousId}: ${added} new (marked +), ${c.gone} gone]`));
   }
   const room = budget - size(header);
-  const { head: headPool, tail: tailPool } = pools(c, cap);
+  const { head: headPool, tail: tailPool } = pools(c, cap, shield);
   const ranked = [...c.candidates].sort((a, b) => rank(b) - rank(a) || a.line - b.line);
 
   const salientRoom = ranked.length > 0 ? Math.floor(room * 0.5) : 0;
@@ -324,7 +353,9 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   const pick = (limit: number, tailStart: number) => {
     for (const cand of ranked) {
       if (chosen.includes(cand) || cand.line <= lastHead || cand.line >= tailStart) continue;
-      const entries = candidateEntries(cand, cap).filter((e) => e.line > lastHead && e.line < tailStart);
+      const entries = candidateEntries(cand, cap, shield).filter(
+        (e) => e.line > lastHead && e.line < tailStart,
+      );
       const need = entries.reduce((n, e) => n + cost(e.text), 0) + MARKER_COST;
       if (used + need > limit) continue;
       chosen.push(cand);
@@ -348,7 +379,7 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
     else if (outputCount(head.entries) > 3) head.entries.pop();
     else if (chosen.length > 0) {
       const worst = chosen.pop() as Candidate;
-      const drop = new Set(candidateEntries(worst, cap).map((e) => e.line));
+      const drop = new Set(candidateEntries(worst, cap, shield).map((e) => e.line));
       for (let i = middle.length - 1; i >= 0; i--)
         if (drop.has((middle[i] as Entry).line)) middle.splice(i, 1);
     } else if (tail.entries.length > 0) tail.entries.shift();

@@ -62,7 +62,16 @@ export const PREFILTER_WORDS = [
 ];
 
 /** Symbols that mark failures, as their UTF-8 bytes read as latin1 and lower-cased: ✖ ✗ ✘ ×. */
-const PREFILTER_SYMBOLS = ['\\u00e2\\u009c[\\u0096\\u0097\\u0098]', '\\u00e3\\u0097', '\\be\\d{3,5}\\b'];
+const PREFILTER_SYMBOLS = [
+  '\\u00e2\\u009c[\\u0096\\u0097\\u0098]',
+  '\\u00e3\\u0097',
+  '\\be\\d{3,5}\\b',
+  // PEM private-key markers, so that a key's lines are never shown (see KEY_MARKER).
+  '-----(?:begin|end) [a-z0-9 ]*private key',
+];
+
+/** A PEM private-key BEGIN or END marker. */
+export const KEY_MARKER = /-----(BEGIN|END) [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
 
 const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
