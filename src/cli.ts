@@ -11,6 +11,7 @@ import { resolveRunConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
 import { resolveRunDir } from './store/run-dir.js';
+import { showControls } from './summary/clean.js';
 
 declare const CTXWRAP_VERSION: string;
 
@@ -21,8 +22,9 @@ interface Common {
 const out = (text: string) => {
   process.stdout.write(text);
 };
+/** ctxwrap's own message on stderr: always one printable line, whatever it quotes. */
 const warn = (text: string) => {
-  process.stderr.write(`ctxwrap: ${text}\n`);
+  process.stderr.write(`ctxwrap: ${showControls(text)}\n`);
 };
 
 /** Colours ctxwrap's own lines on a terminal; an agent's pipe gets the text unchanged. */

@@ -3,7 +3,7 @@
  * then command-line flags. Each value is checked once, with a one-line error naming what is
  * accepted.
  */
-import { CtxwrapError } from './errors.js';
+import { CtxwrapError, quoted } from './errors.js';
 import { parseDuration } from './parse-duration.js';
 import { resolveRunDir } from './store/run-dir.js';
 import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary/render.js';
@@ -48,7 +48,7 @@ export function parseWhole(text: string, what: string, min: number, max = Number
   const n = Number(text.replace(/_/g, ''));
   if (!/^\s*\d[\d_]*\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
-    throw new CtxwrapError(`${what} takes a whole number ${range} (got '${text}')`);
+    throw new CtxwrapError(`${what} takes a whole number ${range} (got '${quoted(text)}')`);
   }
   return n;
 }
@@ -65,7 +65,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     tailRatio = Number(ratioText);
     if (!/^\s*\d*\.?\d+\s*$/.test(ratioText) || tailRatio < 0 || tailRatio > 1) {
       throw new CtxwrapError(
-        `${ratioFrom === 'env' ? 'CTXWRAP_TAIL_RATIO' : '--tail-ratio'} takes a number from 0 to 1 (got '${ratioText}')`,
+        `${ratioFrom === 'env' ? 'CTXWRAP_TAIL_RATIO' : '--tail-ratio'} takes a number from 0 to 1 (got '${quoted(ratioText)}')`,
       );
     }
   }
