@@ -7,7 +7,7 @@ import { fstatSync } from 'node:fs';
 import chalk from 'chalk';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { runCommand } from './commands/run.js';
-import { resolveRunConfig } from './config.js';
+import { parseWhole, resolveRunConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
 import { resolveRunDir } from './store/run-dir.js';
@@ -39,6 +39,24 @@ function colorize(text: string): string {
       return line;
     })
     .join('\n');
+}
+
+/** Writes bytes exactly; resolves false once stdout is closed (`ctxwrap read --raw x | head`). */
+function writeBytes(chunk: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (process.stdout.destroyed || !process.stdout.writable) resolve(false);
+    else process.stdout.write(chunk, (error) => resolve(!error));
+  });
+}
+
+interface ReadCliOptions extends Common {
+  lines?: string;
+  context?: string;
+  raw?: boolean;
+  numbers?: boolean;
+  maxChars?: string;
+  /** False with --no-redact. */
+  redact?: boolean;
 }
 
 function withRunDir(cmd: Command): Command {
@@ -301,6 +319,139 @@ export function buildProgram(setExit: (code: number) => void): Command {
     'after',
     "\nExamples:\n  ctxwrap -- npm test\n  ctxwrap -c 'make 2>&1 | tail -n 50'\n  ctxwrap show npm_3f2a9c1b\n  ctxwrap init claude",
   );
+  // Recovering and managing results (issue 3): read, list, note, clean, stats.
+  withRunDir(
+    program
+      .command('read')
+      .description('print any part of a stored output: numbered, cleaned, bounded')
+      .argument('<id>', 'the result id, as printed in the summary header')
+      .option('--lines <spec>', 'first:N, last:N, A-B, A-, 1-20,900-950, grep:PATTERN, grep:/PATTERN/i')
+      .option('--context <n>', 'lines of context around each grep: match')
+      .option(
+        '--raw',
+        'exact stored bytes, no numbers, no cleaning (without --lines: the whole file, unbounded)',
+      )
+      .option('--no-numbers', 'leave out the line numbers')
+      .option('--no-redact', 'show credentials as stored (masked by default)')
+      .option(
+        '--max-chars <n>',
+        'most characters printed, the closing note included (default 4000; 0: no limit)',
+      )
+      .addHelpText(
+        'after',
+        "\nExamples:\n  ctxwrap read npm_3f2a9c1b --lines last:50\n  ctxwrap read tsc_0a1b2c3d --lines 'grep:TS2\\d{3}' --context 2\n  ctxwrap read make_5e6f7a8b --raw > build.log",
+      ),
+  ).action(async (id: string, opts: ReadCliOptions) => {
+    const { readResult } = await import('./commands/read.js');
+    setExit(
+      await readResult({
+        runDir: runDirOf(program, opts),
+        id,
+        ...(opts.lines !== undefined ? { lines: opts.lines } : {}),
+        ...(opts.context !== undefined ? { context: parseWhole(opts.context, '--context', 0, 1000) } : {}),
+        ...(opts.maxChars !== undefined ? { maxChars: parseWhole(opts.maxChars, '--max-chars', 0) } : {}),
+        raw: opts.raw === true,
+        numbers: opts.numbers !== false,
+        redact: opts.redact !== false,
+        print: (t) => out(colorize(t)),
+        printBytes: writeBytes,
+        warn,
+      }),
+    );
+  });
+
+  withRunDir(
+    program
+      .command('list')
+      .description('the results of the run directory, newest first (running and incomplete ones marked)')
+      .option('--json', 'one JSON array, for programs')
+      .option('--limit <n>', 'most results listed (default 50; 0: all)')
+      .addHelpText('after', '\nExamples:\n  ctxwrap list\n  ctxwrap list --json --limit 0'),
+  ).action(async (opts: Common & { json?: boolean; limit?: string }) => {
+    const { listResults } = await import('./commands/list.js');
+    const { resolveTtl } = await import('./store/registry.js');
+    const tty = process.stdout.isTTY && chalk.level > 0 && !opts.json;
+    const outcomes = {
+      ok: chalk.green,
+      failed: chalk.red,
+      running: chalk.yellow,
+      incomplete: chalk.magenta,
+      complete: chalk.green,
+    };
+    setExit(
+      await listResults({
+        runDir: runDirOf(program, opts),
+        json: opts.json === true,
+        ...(opts.limit !== undefined ? { limit: parseWhole(opts.limit, '--limit', 0) } : {}),
+        ttlMs: resolveTtl(),
+        print: out,
+        ...(tty ? { paint: { dim: chalk.dim, outcome: (text, o) => outcomes[o](text) } } : {}),
+      }),
+    );
+  });
+
+  withRunDir(
+    program
+      .command('note')
+      .description('keep a one-line note on a result (shown by list); an empty note removes it')
+      .argument('<id>', 'the result id')
+      .argument('<text>', 'the note, one line')
+      .addHelpText('after', '\nExample:\n  ctxwrap note npm_3f2a9c1b "build ok, 3 warnings"'),
+  ).action(async (id: string, text: string, opts: Common) => {
+    const { noteResult } = await import('./commands/note.js');
+    setExit(await noteResult({ runDir: runDirOf(program, opts), id, text, print: (t) => out(colorize(t)) }));
+  });
+
+  withRunDir(
+    program
+      .command('clean')
+      .description('remove results older than the time to live (never one still running)')
+      .option(
+        '--older-than <duration>',
+        'age of the results to remove: 30m, 2h, 7d (default: CTXWRAP_TTL, else 7d)',
+      )
+      .option('--all', 'remove every result and the run directory (end of a session)')
+      .option('--dry-run', 'list what would be removed, with sizes, and remove nothing')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  ctxwrap clean --older-than 2h --dry-run\n  ctxwrap clean --all     # at the end of a session',
+      ),
+  ).action(async (opts: Common & { olderThan?: string; all?: boolean; dryRun?: boolean }) => {
+    const { cleanResults } = await import('./commands/clean.js');
+    const { resolveTtl } = await import('./store/registry.js');
+    const { parseDuration } = await import('./parse-duration.js');
+    const given = opts.olderThan ?? (process.env.CTXWRAP_TTL || undefined);
+    setExit(
+      await cleanResults({
+        runDir: runDirOf(program, opts),
+        olderThanMs:
+          opts.olderThan !== undefined ? parseDuration(opts.olderThan, '--older-than') : resolveTtl(),
+        olderThanText: given ?? '7d',
+        all: opts.all === true,
+        dryRun: opts.dryRun === true,
+        print: (t) => out(colorize(t)),
+      }),
+    );
+  });
+
+  withRunDir(
+    program
+      .command('stats')
+      .description('what the run directory saved: full output against what reached the agent')
+      .option('--json', 'one JSON object, for programs')
+      .addHelpText('after', '\nExamples:\n  ctxwrap stats\n  ctxwrap stats --json'),
+  ).action(async (opts: Common & { json?: boolean }) => {
+    const { showStats } = await import('./commands/stats.js');
+    const { resolveTtl } = await import('./store/registry.js');
+    setExit(
+      await showStats({
+        runDir: runDirOf(program, opts),
+        json: opts.json === true,
+        ttlMs: resolveTtl(),
+        print: (t) => out(colorize(t)),
+      }),
+    );
+  });
 
   return program;
 }

@@ -2,7 +2,10 @@
 
 /** 1234567 → "1,234,567". */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  // Not toLocaleString for whole numbers: its first call loads ICU data (about 15 ms), and
+  // every summary header calls this, so every wrapped command would pay for it.
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 /** Bytes in decimal units with at most three significant digits: 999 B, 1.2 kB, 34 MB. */

@@ -5,6 +5,7 @@ import { type CaptureResult, capture, type StdinRelay, signalNumber } from '../c
 import { formatBytes, formatDuration } from '../format.js';
 import { newId } from '../store/ids.js';
 import { OutputFile } from '../store/output-file.js';
+import { maybePrune } from '../store/prune.js';
 import {
   type EndReason,
   lastRunOf,
@@ -167,6 +168,7 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
       ...(previousId ? { previousId } : {}),
     },
   } satisfies Partial<ResultMeta>);
+  if (collected && collected.keyRanges.length > 0) meta.keyRanges = collected.keyRanges;
   if (ending.status) meta.status = ending.status;
   const storedAll = file.error === undefined;
   if (!storedAll) meta.storedBytes = file.stored;
@@ -200,6 +202,11 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   guard(() => writeMeta(dir, meta));
   if (opts.source !== 'stdin' && storedAll) guard(() => setLastRun(dir, opts.cwd, opts.command, id));
   await opts.print(text);
+  try {
+    maybePrune(dir);
+  } catch {
+    /* pruning is housekeeping: it never changes how the run ends */
+  }
   if (!storedAll)
     opts.warn(
       `stored only ${formatBytes(file.stored)} of the ${formatBytes(bytes)} output of ${id} (${file.error}); the summary above is of the whole output`,

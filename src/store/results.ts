@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
+import type { LineRange } from '../shield.js';
 import { fnv1a } from '../summary/hash.js';
 import { validateId } from './ids.js';
 import type { RunDir } from './run-dir.js';
@@ -70,6 +71,8 @@ export interface ResultMeta {
     redact?: boolean;
     previousId?: string;
   };
+  /** Lines of PEM private-key blocks, masked whole wherever a line of the output is printed. */
+  keyRanges?: LineRange[];
   /** Bytes of the summary printed when the run ended. */
   summaryBytes?: number;
   /** The agent's own one-line note (`ctxwrap note`). */

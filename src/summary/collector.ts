@@ -4,16 +4,11 @@
  * summarised in constant memory. The result depends only on the bytes, never on how they were
  * split into chunks.
  */
+import type { LineRange } from '../shield.js';
 import { cleanLine } from './clean.js';
 import { diffKey, fnv1a } from './hash.js';
 import { buildPrefilter, dedupeKey, isLocation, KEY_MARKER, type LineKind, scoreLine } from './salience.js';
 import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
-
-/** Lines `from` to `to`, inclusive, 1-based. */
-export interface LineRange {
-  from: number;
-  to: number;
-}
 
 /** One line of output with its 1-based number in the stored file. */
 export interface NumberedLine {

@@ -3,7 +3,7 @@
  * exact text the agent sees, never longer than the budget. Pure and deterministic.
  */
 import { formatBytes, formatCount, formatDuration, formatTokens } from '../format.js';
-import { mask, redactLine } from '../redact.js';
+import { type Shield, shieldFor } from '../shield.js';
 import { estimateTokens } from '../tokens.js';
 import { cleanLines, showControls } from './clean.js';
 import type { Candidate, Collected, LongLine, NumberedLine } from './collector.js';
@@ -119,17 +119,6 @@ function longText(l: LongLine, cap: number): string {
 interface Pools {
   head: NumberedLine[];
   tail: NumberedLine[];
-}
-
-/** Masks what must not be shown: lines of a private-key block whole, known secrets in others. */
-type Shield = (line: number, text: string) => string;
-
-function shieldFor(c: Collected, enabled: boolean): Shield {
-  if (!enabled) return (_line, text) => text;
-  return (line, text) =>
-    c.keyRanges.some((r) => line >= r.from && line <= r.to)
-      ? `${/^\s*/.exec(text)?.[0] ?? ''}${mask('private-key')}`
-      : redactLine(text);
 }
 
 function pools(c: Collected, cap: number, shield: Shield): Pools {
@@ -293,7 +282,7 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   const inline = options.inlineThreshold ?? budget;
   const tailRatio = Math.min(1, Math.max(0, options.tailRatio ?? DEFAULT_TAIL_RATIO));
 
-  const shield = shieldFor(c, options.redact ?? true);
+  const shield = shieldFor(c.keyRanges, options.redact ?? true);
   if (c.binary) {
     const type = c.binaryType ? `${c.binaryType}, ` : '';
     return {

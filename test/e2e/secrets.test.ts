@@ -56,3 +56,20 @@ describe('credentials in what ctxwrap prints', () => {
     expect(r.stdout).toBe(`export GITHUB_TOKEN=${token}\n`);
   });
 });
+
+describe('credentials in read', () => {
+  it('are masked, private-key lines whole even when the range starts inside the block', async () => {
+    const runDir = tempDir();
+    const file = writeLog([...filler(50, 0), ...key, `token=${token}`, ...filler(50, 60)]);
+    await ctxwrap(['--', 'cat', file], { runDir });
+    const id = onlyId(runDir);
+    const r = await ctxwrap(['read', id, '--lines', '53-56'], { runDir });
+    expect(r.stdout).toBe(
+      '53: [redacted:private-key]\n54: [redacted:private-key]\n55: [redacted:private-key]\n56: token=[redacted:github-token]\n',
+    );
+    const grep = await ctxwrap(['read', id, '--lines', 'grep:token='], { runDir });
+    expect(grep.stdout).not.toContain(token);
+    const raw = await ctxwrap(['read', id, '--lines', '56', '--no-redact'], { runDir });
+    expect(raw.stdout).toContain(token);
+  });
+});

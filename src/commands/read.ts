@@ -1,0 +1,308 @@
+/**
+ * `ctxwrap read <id>`: get back any part of a stored output, numbered, cleaned and bounded,
+ * streaming through results of any size in constant memory.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
+import { formatBytes, formatCount } from '../format.js';
+import { BoundedOutput, shownText } from '../read/bounded-output.js';
+import { grepFile, planGrep } from '../read/grep.js';
+import {
+  BlockReader,
+  countNewlinesBetween,
+  lastLineOf,
+  lastLinesStart,
+  lineEnd,
+} from '../read/line-reader.js';
+import { type GrepRequest, type LineRange, type LineSpec, parseLineSpec } from '../read/parse-line-spec.js';
+import { shieldFor } from '../shield.js';
+import { validateId } from '../store/ids.js';
+import { record } from '../store/ledger.js';
+import { stateOf } from '../store/registry.js';
+import { type ResultMeta, readMeta, resultPaths } from '../store/results.js';
+import { openRunDir, type RunDir } from '../store/run-dir.js';
+
+/** Default of `--max-chars`: about a thousand tokens. */
+export const DEFAULT_MAX_CHARS = 4000;
+const NEWLINE = Buffer.from('\n');
+/** Room kept for the closing note when a single line is cut to fit. */
+const NOTE_ROOM = 200;
+
+export interface ReadOptions {
+  runDir: string;
+  id: string;
+  /** The `--lines` spec; undefined for the whole output. */
+  lines?: string;
+  /** Lines of context around each grep match. */
+  context?: number;
+  /** Mask credentials in what is shown (default true; --raw never masks). */
+  redact?: boolean;
+  /** Exact stored bytes: no cleaning, no numbers. Without `lines` or `maxChars`, the whole file, unbounded. */
+  raw?: boolean;
+  /** Prefix each line with its number in the stored file (default true). */
+  numbers?: boolean;
+  /** Most characters printed, the closing note included; 0 for no limit. */
+  maxChars?: number;
+  /** Where text goes. */
+  print: (text: string) => void;
+  /** Where raw bytes go; false when nobody reads any more (a closed pipe). */
+  printBytes: (chunk: Buffer) => boolean | Promise<boolean>;
+  /** Where the note goes in raw mode, so that stdout holds only stored bytes. */
+  warn: (text: string) => void;
+}
+
+/** What a selection found, for the closing note. */
+interface Shown {
+  /** Lines in the file. */
+  total: number;
+  /** The requested ranges (forward selections). */
+  ranges?: LineRange[];
+}
+
+export async function readResult(opts: ReadOptions): Promise<number> {
+  validateId(opts.id);
+  const spec = parseLineSpec(opts.lines);
+  if (opts.context !== undefined && opts.context > 0 && spec.kind !== 'grep') {
+    throw new CtxwrapError('--context applies to --lines grep:PATTERN only');
+  }
+  const dir = openRunDir(opts.runDir);
+  const meta = readMeta(dir, opts.id);
+  const fd = openOutput(dir, opts.id);
+  try {
+    const size = fstatSync(fd).size;
+    if (opts.raw && spec.kind === 'all' && opts.maxChars === undefined) {
+      const bytes = await streamAll(fd, opts.printBytes);
+      record(dir, { kind: 'read', id: opts.id, bytes });
+      return 0;
+    }
+    const { out, note } = select(fd, size, meta, spec, opts);
+    let bytes = 0;
+    if (opts.raw) {
+      for (const l of out.lines) {
+        bytes += l.out.length;
+        if (!(await opts.printBytes(l.out as Buffer))) break;
+      }
+      if (note) opts.warn(note.replace(/^\[ctxwrap:? ?/, '').replace(/\]$/, ''));
+    } else {
+      const text = out.text(note);
+      bytes = Buffer.byteLength(text);
+      opts.print(text);
+    }
+    record(dir, { kind: 'read', id: opts.id, bytes });
+    return 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Takes the requested lines into a bounded output, with the closing note that fits. */
+function select(
+  fd: number,
+  size: number,
+  meta: ResultMeta,
+  spec: LineSpec,
+  opts: ReadOptions,
+): { out: BoundedOutput; note: string | undefined } {
+  const max = opts.maxChars === 0 ? Number.POSITIVE_INFINITY : (opts.maxChars ?? DEFAULT_MAX_CHARS);
+  const out = new BoundedOutput(max, spec.kind === 'last');
+  const numbers = opts.numbers !== false && !opts.raw;
+  const shield = shieldFor(meta.keyRanges, opts.redact !== false);
+  const cap = Math.max(60, max - NOTE_ROOM);
+  const add = (line: number, buf: Buffer, start: number, end: number, match = true): boolean => {
+    if (opts.raw) return out.add(line, Buffer.concat([buf.subarray(start, end), NEWLINE]), match);
+    const text = shownText(buf, start, end, cap, (t) => shield(line, t));
+    return out.add(line, numbers ? `${line}${match ? ':' : '-'} ${text}` : text, match);
+  };
+  const known = knownLines(meta, size);
+  if (spec.kind === 'all' && meta.binary && !opts.raw) {
+    const note = `[ctxwrap ${meta.id}] binary output (${formatBytes(size)}) not shown; --raw for the bytes, or --lines to see it as text`;
+    return { out, note };
+  }
+  let closing: () => string | undefined;
+  if (spec.kind === 'grep') {
+    const found = grepFile(fd, planGrep(spec), opts.context ?? 0, add);
+    closing = () => grepNote(spec, out, found, meta);
+  } else {
+    const shown =
+      spec.kind === 'last'
+        ? selectLast(fd, size, spec.count, known, add)
+        : selectForward(fd, rangesOf(spec), known, add);
+    closing = () => rangeNote(spec, out, shown, meta);
+  }
+  // Raw bytes go to stdout alone: the note then goes to stderr and takes no room.
+  if (!opts.raw) return { out, note: out.fit(closing) };
+  out.fit(() => undefined);
+  return { out, note: closing() };
+}
+
+function openOutput(dir: RunDir, id: string): number {
+  try {
+    return openSync(resultPaths(dir, id).output, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    throw new CtxwrapError(`no stored output for '${id}' in ${dir.root} (see 'ctxwrap list')`, EXIT_FAILURE);
+  }
+}
+
+/** The line count in the metadata, when it describes the file as it is now. */
+function knownLines(meta: ResultMeta, size: number): number | undefined {
+  return meta.state === 'complete' && meta.bytes === size && typeof meta.lines === 'number'
+    ? meta.lines
+    : undefined;
+}
+
+function rangesOf(spec: LineSpec): LineRange[] {
+  if (spec.kind === 'ranges') return spec.ranges;
+  if (spec.kind === 'first') return [{ from: 1, to: spec.count }];
+  return [{ from: 1, to: Number.POSITIVE_INFINITY }];
+}
+
+type Add = (line: number, buf: Buffer, start: number, end: number) => boolean;
+
+/** Shows the requested ranges in order while they fit; reads no further than needed. */
+function selectForward(fd: number, ranges: LineRange[], known: number | undefined, add: Add): Shown {
+  const reader = new BlockReader(fd);
+  let total = 0;
+  let r = 0;
+  let lastShown = 0;
+  let firstUnshown: number | undefined;
+  for (let block = reader.next(); block; block = reader.next()) {
+    total = lastLineOf(block);
+    const buf = block.buf;
+    for (let pos = 0, line = block.line; firstUnshown === undefined && pos < buf.length; line++) {
+      while (r < ranges.length && (ranges[r] as LineRange).to < line) r++;
+      const range = ranges[r];
+      if (!range || range.from > total) break;
+      const end = lineEnd(buf, pos);
+      if (line >= range.from && line > lastShown) {
+        if (add(line, buf, pos, end)) lastShown = line;
+        else firstUnshown = line;
+      }
+      pos = end + 1;
+    }
+    if (known !== undefined && (firstUnshown !== undefined || r >= ranges.length)) {
+      total = known;
+      break;
+    }
+  }
+  return { total, ranges };
+}
+
+/** Shows the last `count` lines, or as many of the last ones as fit. */
+function selectLast(fd: number, size: number, count: number, known: number | undefined, add: Add): Shown {
+  const { offset, lines } = lastLinesStart(fd, size, count);
+  const total = known ?? countNewlinesBetween(fd, 0, offset) + lines;
+  const first = total - lines + 1;
+  const reader = new BlockReader(fd, { from: offset, line: first });
+  for (let block = reader.next(); block && block.line <= total; block = reader.next()) {
+    const buf = block.buf;
+    for (let pos = 0, line = block.line; pos < buf.length && line <= total; line++) {
+      const end = lineEnd(buf, pos);
+      if (!(block.continued && pos === 0)) add(line, buf, pos, end);
+      pos = end + 1;
+    }
+  }
+  return { total };
+}
+
+/** The requested ranges from line `from` on, as a spec to ask for them next. */
+function restOf(ranges: LineRange[], from: number, total: number): string {
+  return ranges
+    .filter((r) => r.to >= from && r.from <= total)
+    .map((r) => {
+      const a = Math.max(r.from, from);
+      if (r.to === Number.POSITIVE_INFINITY) return `${a}-`;
+      const b = Math.min(r.to, total);
+      return a === b ? String(a) : `${a}-${b}`;
+    })
+    .join(',');
+}
+
+function stateNote(meta: ResultMeta): string | undefined {
+  const state = stateOf(meta);
+  if (state === 'running') return `${meta.id} is still running`;
+  if (state === 'incomplete') return `${meta.id} is incomplete: ctxwrap stopped before the command ended`;
+  return undefined;
+}
+
+function rangeNote(spec: LineSpec, out: BoundedOutput, shown: Shown, meta: ResultMeta): string | undefined {
+  const parts: string[] = [];
+  const lines = `${formatCount(shown.total)} line${shown.total === 1 ? '' : 's'}`;
+  if (shown.total === 0) parts.push(`${meta.id} has no output`);
+  else if (out.lines.length === 0 && !out.cut)
+    parts.push(
+      `no such line${spec.kind === 'ranges' ? ` (${spec.ranges.map(rangeText).join(',')})` : ''}: ${meta.id} has ${lines}`,
+    );
+  else if (out.cut) {
+    const what = out.lines.length
+      ? `lines ${out.shownRanges()} of ${formatCount(shown.total)} shown`
+      : 'no line shown';
+    const rest =
+      spec.kind === 'last'
+        ? earlierSpec(out, Math.max(1, shown.total - spec.count + 1))
+        : restOf(shown.ranges ?? [], (out.lines.at(-1)?.line ?? 0) + 1, shown.total);
+    const hint = spec.kind === 'all' ? ', or --lines grep:PATTERN' : '';
+    parts.push(
+      `${what}; the rest did not fit in --max-chars ${out.max}${rest ? `: --lines ${rest}` : ''}${hint}`,
+    );
+  } else if (
+    spec.kind === 'ranges' &&
+    spec.ranges.some((r) => r.to !== Number.POSITIVE_INFINITY && r.to > shown.total)
+  ) {
+    parts.push(`${meta.id} has ${lines}`);
+  }
+  const state = stateNote(meta);
+  if (state) parts.push(state);
+  return parts.length ? `[ctxwrap: ${parts.join('; ')}]` : undefined;
+}
+
+/** The requested lines before the first one shown (`last:N` keeps the end). */
+function earlierSpec(out: BoundedOutput, firstRequested: number): string | undefined {
+  const lastLeft = (out.lines[0]?.line ?? Number.POSITIVE_INFINITY) - 1;
+  if (lastLeft < firstRequested) return undefined;
+  return lastLeft === firstRequested ? String(lastLeft) : `${firstRequested}-${lastLeft}`;
+}
+
+function rangeText(r: LineRange): string {
+  if (r.from === r.to) return String(r.from);
+  return r.to === Number.POSITIVE_INFINITY ? `${r.from}-` : `${r.from}-${r.to}`;
+}
+
+function grepNote(
+  spec: GrepRequest,
+  out: BoundedOutput,
+  found: { matches: number; lines: number; firstUnshown?: number },
+  meta: ResultMeta,
+): string {
+  const searched = `${formatCount(found.lines)} line${found.lines === 1 ? '' : 's'} searched`;
+  const parts: string[] = [];
+  const shownMatches = out.lines.filter((l) => l.match).length;
+  if (found.matches === 0) parts.push(`no line matches ${spec.source} (${searched})`);
+  else if (shownMatches === found.matches)
+    parts.push(`${formatCount(found.matches)} matching line${found.matches === 1 ? '' : 's'} (${searched})`);
+  else {
+    const next = Math.min(
+      out.firstDroppedMatch ?? Number.POSITIVE_INFINITY,
+      found.firstUnshown ?? Number.POSITIVE_INFINITY,
+    );
+    parts.push(
+      `${formatCount(shownMatches)} of ${formatCount(found.matches)} matching lines shown (${searched}); the rest did not fit in --max-chars ${out.max}${Number.isFinite(next) ? `, next at line ${next}` : ''}: narrow the pattern or raise --max-chars`,
+    );
+  }
+  const state = stateNote(meta);
+  if (state) parts.push(state);
+  return `[ctxwrap: ${parts.join('; ')}]`;
+}
+
+/** Copies the whole stored file, exactly, to `write` (for a person or a pipe). */
+async function streamAll(fd: number, write: (chunk: Buffer) => boolean | Promise<boolean>): Promise<number> {
+  let sent = 0;
+  for (let pos = 0; ; ) {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    const n = readSync(fd, chunk, 0, chunk.length, pos);
+    if (n === 0) break;
+    pos += n;
+    sent += n;
+    if (!(await write(chunk.subarray(0, n)))) break;
+  }
+  return sent;
+}

@@ -1,0 +1,118 @@
+/**
+ * What `read` prints, kept within `--max-chars`: lines are taken while they fit, and before the
+ * closing note is added lines are given back until the note fits too. Reading is not exempt
+ * from the context budget.
+ */
+import { formatCount } from '../format.js';
+import { cleanLine } from '../summary/clean.js';
+import { cutLine, inert } from '../summary/render.js';
+
+export interface OutputLine {
+  line: number;
+  /** False for a context line around a grep match. */
+  match: boolean;
+  /** The printed line without its newline, or (raw) the exact bytes with it. */
+  out: string | Buffer;
+  cost: number;
+}
+
+export class BoundedOutput {
+  readonly lines: OutputLine[] = [];
+  /** True once a line was refused or given back for lack of room. */
+  cut = false;
+  /** The first matching line given back by `fit`, if any. */
+  firstDroppedMatch: number | undefined;
+  private used = 0;
+
+  /**
+   * @param max most characters (bytes, for raw lines) printed, the note included.
+   * @param keepEnd keep the last lines rather than the first (for `last:N`).
+   */
+  constructor(
+    readonly max: number,
+    private readonly keepEnd = false,
+  ) {}
+
+  /** Adds a line; false (and nothing added) when it does not fit. */
+  add(line: number, out: string | Buffer, match = true): boolean {
+    if (out.length > this.max && typeof out !== 'string' && this.lines.length === 0) {
+      out = out.subarray(0, this.max);
+      this.cut = true;
+    }
+    const cost = typeof out === 'string' ? out.length + 1 : out.length;
+    if (!this.keepEnd && this.used + cost > this.max) {
+      this.cut = true;
+      return false;
+    }
+    this.lines.push({ line, match, out, cost });
+    this.used += cost;
+    while (this.keepEnd && this.used > this.max && this.lines.length > 1) this.drop();
+    return true;
+  }
+
+  /** Gives lines back until `note()` fits as well; returns the note that fits. */
+  fit(note: () => string | undefined): string | undefined {
+    for (;;) {
+      const text = note();
+      if (this.used + (text === undefined ? 0 : text.length + 1) <= this.max || this.lines.length === 0)
+        return text;
+      this.drop();
+    }
+  }
+
+  /** The printed text lines (not raw). */
+  text(note: string | undefined): string {
+    const lines = this.lines.map((l) => l.out as string);
+    if (note !== undefined) lines.push(note);
+    return lines.length ? `${lines.join('\n')}\n` : '';
+  }
+
+  /** The first and last line shown, as ranges: `1-20,900-930`. */
+  shownRanges(): string {
+    return rangesText(this.lines.map((l) => l.line));
+  }
+
+  private drop(): void {
+    const gone = (this.keepEnd ? this.lines.shift() : this.lines.pop()) as OutputLine;
+    this.used -= gone.cost;
+    this.cut = true;
+    if (gone.match && !this.keepEnd) this.firstDroppedMatch = gone.line;
+  }
+}
+
+/** Sorted line numbers as compact ranges: [1,2,3,7] → `1-3,7`. */
+export function rangesText(lines: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j + 1 < lines.length && (lines[j + 1] as number) <= (lines[j] as number) + 1) j++;
+    parts.push(i === j ? String(lines[i]) : `${lines[i]}-${lines[j]}`);
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+/** Lines longer than this are never decoded whole to be shown (only their two ends are). */
+const WHOLE_BYTES = 1 << 16;
+
+/**
+ * A stored line as `read` shows it: cleaned like the summary, credentials masked (`mask`), cut
+ * to `cap` characters keeping its start and end, and made inert if it could pass for one of
+ * ctxwrap's own lines.
+ */
+export function shownText(
+  buf: Buffer,
+  start: number,
+  end: number,
+  cap: number,
+  mask: (text: string) => string = (text) => text,
+): string {
+  const whole = Math.max(WHOLE_BYTES, cap * 4);
+  if (end - start <= whole) return inert(cutLine(mask(cleanLine(buf.toString('utf8', start, end))), cap));
+  const half = whole / 2;
+  const note = `…[line of ${formatCount(end - start)} bytes cut]…`;
+  const room = Math.max(8, cap - note.length);
+  const head = mask(cleanLine(buf.toString('utf8', start, start + half))).slice(0, Math.ceil(room * 0.6));
+  const tail = mask(cleanLine(buf.toString('utf8', end - half, end)));
+  return inert(`${head}${note}${tail.slice(tail.length - Math.floor(room * 0.4))}`);
+}
