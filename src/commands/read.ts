@@ -2,7 +2,7 @@
  * `ctxwrap read <id>`: get back any part of a stored output, numbered, cleaned and bounded,
  * streaming through results of any size in constant memory.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
 import { formatBytes, formatCount } from '../format.js';
 import { BoundedOutput, shownText } from '../read/bounded-output.js';
@@ -21,6 +21,7 @@ import { record } from '../store/ledger.js';
 import { stateOf } from '../store/registry.js';
 import { type ResultMeta, readMeta, resultPaths } from '../store/results.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
+import { isPlanted, openFileForRead } from '../store/safe-open.js';
 
 /** Default of `--max-chars`: about a thousand tokens. */
 export const DEFAULT_MAX_CHARS = 4000;
@@ -137,8 +138,14 @@ function select(
 
 function openOutput(dir: RunDir, id: string): number {
   try {
-    return openSync(resultPaths(dir, id).output, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch {
+    // Never through a link, and never blocked by a FIFO planted in place of the output.
+    return openFileForRead(resultPaths(dir, id).output);
+  } catch (error) {
+    if (isPlanted(error))
+      throw new CtxwrapError(
+        `the output of '${id}' in ${dir.root} is not a regular file (a link?); not reading it`,
+        EXIT_FAILURE,
+      );
     throw new CtxwrapError(`no stored output for '${id}' in ${dir.root} (see 'ctxwrap list')`, EXIT_FAILURE);
   }
 }
