@@ -1,4 +1,5 @@
-// npm run bench:stress [-- --procs 200 --kb 1024 --json --no-empty-lines]
+// npm run bench:stress [-- --procs 200 --kb 1024 --readers 1 --json --no-empty-lines]
+// (--readers: how many loops of each reading command run beside the writers)
 //
 // Load: N ctxwrap processes at once against one run directory, each storing a known output of
 // the given size and exiting with a known status, while other processes read the store (show,
@@ -86,7 +87,7 @@ export async function emptyLines(count = 50_000_000) {
   }
 }
 
-export async function stress({ procs = 200, kb = 1024, readers = 4 } = {}) {
+export async function stress({ procs = 200, kb = 1024, readers = 1 } = {}) {
   const runDir = mkdtempSync(join(tmpdir(), 'ctxwrap-stress-'));
   const env = { ...process.env, CTXWRAP_RUN_DIR: runDir, NO_COLOR: '1' };
   for (const k of Object.keys(env)) if (k.startsWith('CTXWRAP_') && k !== 'CTXWRAP_RUN_DIR') delete env[k];
@@ -145,7 +146,7 @@ export async function stress({ procs = 200, kb = 1024, readers = 4 } = {}) {
         const args = {
           show: ['show', id],
           list: ['list'],
-          read: ['read', id, '1-20'],
+          read: n % 2 ? ['read', id, '--lines', '1-20'] : ['read', id, '--lines', `grep:s${seed} line`],
           search: ['search', `s${seed}`],
           clean: ['clean', '--older-than', '1d'],
         }[kind];
@@ -166,7 +167,7 @@ export async function stress({ procs = 200, kb = 1024, readers = 4 } = {}) {
       }
     };
     const loops = [];
-    for (const kind of report.commands) for (let i = 0; i < readers / 2; i++) loops.push(readerLoop(kind));
+    for (const kind of report.commands) for (let i = 0; i < readers; i++) loops.push(readerLoop(kind));
 
     const started = performance.now();
     const results = await Promise.all(runs.map((r) => run(['-c', r.command], env)));
@@ -216,7 +217,7 @@ export async function stress({ procs = 200, kb = 1024, readers = 4 } = {}) {
     }
     const newIds = [...byToken.values()];
     if (has.has('list')) {
-      const listed = (await run(['list', '--all'], env)).stdout;
+      const listed = (await run(['list', '--limit', '0'], env)).stdout;
       report.listed = newIds.filter((id) => listed.includes(id)).length;
     }
     if (has.has('search')) {
@@ -245,7 +246,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const report = await stress({
     procs: Number(option('procs', 200)),
     kb: Number(option('kb', 1024)),
-    readers: Number(option('readers', 4)),
+    readers: Number(option('readers', 1)),
   });
   const empty = process.argv.includes('--no-empty-lines') ? undefined : await emptyLines();
   if (process.argv.includes('--json')) console.log(JSON.stringify(empty ? { ...report, empty } : report));
