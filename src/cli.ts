@@ -10,6 +10,7 @@ import { runCommand } from './commands/run.js';
 import { parseWhole, resolveRunConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
+import { parseDuration } from './parse-duration.js';
 import { resolveRunDir } from './store/run-dir.js';
 import { showControls } from './summary/clean.js';
 
@@ -353,6 +354,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
         raw: opts.raw === true,
         numbers: opts.numbers !== false,
         redact: opts.redact !== false,
+        ...(process.env.CTXWRAP_GREP_TIMEOUT
+          ? { grepTimeoutMs: parseDuration(process.env.CTXWRAP_GREP_TIMEOUT, 'CTXWRAP_GREP_TIMEOUT') }
+          : {}),
         print: (t) => out(colorize(t)),
         printBytes: writeBytes,
         warn,

@@ -4,8 +4,9 @@
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
-import { formatBytes, formatCount } from '../format.js';
+import { formatBytes, formatCount, formatDuration } from '../format.js';
 import { BoundedOutput, shownText } from '../read/bounded-output.js';
+import { grepDeadlineMs, withDeadline } from '../read/deadline.js';
 import { grepFile, planGrep } from '../read/grep.js';
 import {
   BlockReader,
@@ -44,6 +45,8 @@ export interface ReadOptions {
   numbers?: boolean;
   /** Most characters printed, the closing note included; 0 for no limit. */
   maxChars?: number;
+  /** How long a grep may take before it stops with an error (default: grepDeadlineMs of the size). */
+  grepTimeoutMs?: number;
   /** Where text goes. */
   print: (text: string) => void;
   /** Where raw bytes go; false when nobody reads any more (a closed pipe). */
@@ -121,7 +124,16 @@ function select(
   }
   let closing: () => string | undefined;
   if (spec.kind === 'grep') {
-    const found = grepFile(fd, planGrep(spec), opts.context ?? 0, add);
+    const limit = opts.grepTimeoutMs ?? grepDeadlineMs(size);
+    const found = withDeadline(
+      limit,
+      () => grepFile(fd, planGrep(spec), opts.context ?? 0, add),
+      () => {
+        throw new CtxwrapError(
+          `--lines 'grep:…': the pattern took more than ${formatDuration(limit)} on this output (catastrophic backtracking?); use a simpler one, without nested repeats such as (a+)+`,
+        );
+      },
+    );
     closing = () => grepNote(spec, out, found, meta);
   } else {
     const shown =
