@@ -159,3 +159,21 @@ describe('stdin with no terminal', () => {
     expect(r.stdout).toMatch(/^from a heredoc\n\d+\nnull status 0$/);
   });
 });
+
+describe('a grep pattern that backtracks for ever', () => {
+  it('read stops it at the deadline with a one-line error, exit 2', async () => {
+    const runDir = scratch();
+    await ctxwrap(['-c', `printf '%s\\n' ${'a'.repeat(40)}b`], { runDir });
+    const started = Date.now();
+    const r = await ctxwrap(['read', onlyId(runDir), '--lines', 'grep:/(a+)+$/i'], {
+      runDir,
+      env: { CTXWRAP_GREP_TIMEOUT: '500ms' },
+    });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      "ctxwrap: --lines 'grep:…': the pattern took more than 500ms on this output (catastrophic backtracking?); use a simpler one, without nested repeats such as (a+)+\n",
+    );
+  });
+});

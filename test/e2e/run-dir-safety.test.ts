@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import {
   chownSync,
   lchownSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -12,6 +13,7 @@ import {
   rmSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -77,6 +79,39 @@ describe('links planted inside the run directory are never followed', () => {
     r = await ctxwrap(['show', id], { runDir });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe(`ctxwrap: the metadata of result '${id}' in ${runDir} is damaged\n`);
+  });
+
+  it('read refuses an output that is a link or a FIFO, without hanging', async () => {
+    const { runDir, id, outside, file } = await withResult();
+    rmSync(file('.txt'));
+    symlinkSync(outside, file('.txt'));
+    let r = await ctxwrap(['read', id], { runDir });
+    expect([r.exitCode, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(
+      `ctxwrap: the output of '${id}' in ${runDir} is not a regular file (a link?); not reading it\n`,
+    );
+    rmSync(file('.txt'));
+    execFileSync('mkfifo', [file('.txt')]);
+    r = await ctxwrap(['read', id, '--lines', 'grep:x'], { runDir, timeout: 10_000 });
+    expect([r.exitCode, r.timedOut]).toEqual([1, false]);
+  });
+
+  it('list shows no note that is a link, and pruning writes no stamp through a link', async () => {
+    const { runDir, id, outside } = await withResult();
+    symlinkSync(outside, join(runDir, 'tool_results', `${id}.note`));
+    const listed = await ctxwrap(['list'], { runDir });
+    expect(listed.exitCode).toBe(0);
+    expect(listed.stdout).toContain(id);
+    expect(listed.stdout).not.toContain('top secret');
+    // An old stamp makes the next run prune; the stamp is a link to a file outside.
+    const stamp = join(runDir, '.pruned');
+    rmSync(stamp, { force: true });
+    symlinkSync(outside, stamp);
+    const old = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(outside, old, old);
+    await ctxwrap(['--', 'echo', 'again'], { runDir });
+    expect(readFileSync(outside, 'utf8')).toBe(SECRET);
+    expect(lstatSync(stamp).isSymbolicLink()).toBe(false);
   });
 
   it('a tool_results that is a link is refused by show, as by run', async () => {

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { parseWhole, resolveRunConfig } from '../../src/config.js';
 import { CtxwrapError } from '../../src/errors.js';
 import { parseDuration } from '../../src/parse-duration.js';
+import { planGrep } from '../../src/read/grep.js';
+import { parseLineSpec } from '../../src/read/parse-line-spec.js';
 import { ID_PATTERN, newId, validateId } from '../../src/store/ids.js';
 import { resultPaths } from '../../src/store/results.js';
 import { runDirAt } from '../../src/store/run-dir.js';
@@ -95,6 +97,56 @@ const hex8 = fc.string({
   unit: fc.constantFrom(...'0123456789abcdef'.split('')),
   minLength: 8,
   maxLength: 8,
+});
+
+describe('the --lines spec of read', () => {
+  const specText = fc.oneof(
+    anyText,
+    fc.string({ unit: fc.constantFrom(...'0123456789-,: firstlast'.split('')), maxLength: 30 }),
+    fc
+      .tuple(
+        fc.constantFrom('grep:', 'grep:/', 'first:', 'last:'),
+        anyText,
+        fc.constantFrom('', '/', '/i', '/gimsuy', '/x'),
+      )
+      .map(([a, b, c]) => `${a}${b}${c}`),
+    fc.constantFrom(
+      'grep:(',
+      'grep:[',
+      'grep:\\',
+      'grep:/a/z',
+      'grep:(?<n>a)\\k<m>',
+      '1-',
+      '-1',
+      '0',
+      '2-1',
+      ',',
+    ),
+  );
+
+  it('parses to a usable spec (sorted, merged ranges from line 1; a grep that plans) or the one-line error', () => {
+    fc.assert(
+      fc.property(specText, fc.string({ maxLength: 50 }), (spec, line) => {
+        returnsOrOneLineError(() => {
+          const parsed = parseLineSpec(spec);
+          if (parsed.kind === 'ranges') {
+            let last = 0;
+            for (const r of parsed.ranges) {
+              expect(r.from).toBeGreaterThan(last);
+              expect(r.to).toBeGreaterThanOrEqual(r.from);
+              last = r.to + 1;
+            }
+          }
+          if (parsed.kind === 'first' || parsed.kind === 'last') expect(parsed.count).toBeGreaterThan(0);
+          if (parsed.kind === 'grep') {
+            planGrep(parsed);
+            expect(typeof parsed.regex.test(line)).toBe('boolean');
+          }
+        });
+      }),
+      { numRuns: RUNS.parsers },
+    );
+  });
 });
 
 describe('ids', () => {
