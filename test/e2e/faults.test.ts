@@ -167,6 +167,36 @@ describe('SIGINT, SIGTERM and SIGHUP', () => {
   });
 });
 
+describe('ctxwrap - (reading its own stdin) on a pipe that never ends', () => {
+  it('SIGINT stops the reading: what arrived is stored and summarised, exit 130', async () => {
+    const runDir = scratch();
+    const child = ctxwrap(['--name', 'feed', '-'], { runDir, stdin: 'pipe' });
+    child.stdin?.write('first line\nsecond line\n');
+    await waitFor(() => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).length === 23);
+    child.kill('SIGINT');
+    const r = await child;
+    const id = onlyId(runDir);
+    expect(r.exitCode).toBe(130);
+    expect(r.stdout).toBe(
+      `first line\nsecond line\n[ctxwrap ${id}] exit 130 (interrupted by SIGINT) · 2 lines · ${/· (\d+(?:ms|\.\ds)|\d+m\d+s)\n$/.exec(r.stdout as string)?.[1]}\n`,
+    );
+    expect(storedMeta(runDir, id)).toMatchObject({ state: 'complete', endReason: 'interrupted', bytes: 23 });
+  });
+
+  it('--timeout stops it too: exit 124', async () => {
+    const runDir = scratch();
+    const child = ctxwrap(['--timeout', '500ms', '-'], { runDir, stdin: 'pipe' });
+    child.stdin?.write('partial\n');
+    const r = await child;
+    expect(r.exitCode).toBe(124);
+    expect(r.stdout).toMatch(/^partial\n\[ctxwrap stdin_[0-9a-f]{8}\] exit 124 \(timed out after 500ms\)/);
+    expect(storedMeta(runDir, onlyId(runDir))).toMatchObject({
+      state: 'complete',
+      cutShort: 'timed out after 500ms',
+    });
+  });
+});
+
 describe('readers and files that go away', () => {
   /** Runs a bash line with the built CLI as $CTX; returns its stdout. */
   const bash = async (line: string, runDir: string) =>
