@@ -529,12 +529,10 @@ function readStdin(limit: number, deadlineMs: number): Promise<string> {
 export async function main(argv: string[] = process.argv): Promise<void> {
   // https://no-color.org: any non-empty NO_COLOR turns colour off.
   if (process.env.NO_COLOR) chalk.level = 0;
-  // A reader that went away (`ctxwrap ... | head`, a closed stderr) must not stop the run: the
-  // output is still stored and the exit status still returned.
-  for (const stream of [process.stdout, process.stderr])
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
-    });
+  // Nowhere to print (a reader gone: `ctxwrap ... | head`; a full disk or a file size limit under
+  // a redirection) must not stop the run: the output is still stored and the exit status still
+  // returned. There is no one to tell either, so the error goes no further.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   let code = 0;
   const program = buildProgram((c) => {
     code = c;

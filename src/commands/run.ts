@@ -209,7 +209,9 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   }
   if (!storedAll)
     opts.warn(
-      `stored only ${formatBytes(file.stored)} of the ${formatBytes(bytes)} output of ${id} (${file.error}); the summary above is of the whole output`,
+      file.stored === 0
+        ? `nothing of the ${formatBytes(bytes)} output of ${id} was stored (${file.error}); the summary above is of the whole output`
+        : `stored only ${formatBytes(file.stored)} of the ${formatBytes(bytes)} output of ${id} (${file.error}); the summary above is of the whole output`,
     );
   else if (storeErrors.length > 0)
     opts.warn(`the output of ${id} is stored but its record may be incomplete (${storeErrors[0]})`);
