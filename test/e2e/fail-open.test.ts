@@ -1,6 +1,7 @@
 // Fail open: when the run directory cannot be used, the command still runs, its output comes
 // through as it printed it, one line says why nothing (or not everything) was stored, and the
 // exit status is the command's. Every case makes the path unusable in a way that holds for root.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -175,6 +176,30 @@ describe('storing stops mid-capture: the summary, and one line saying how much w
   });
 
   it('a file size limit (ulimit -f)', () => underFileSizeLimit(scratch()));
+
+  it('a file system already full at the start: the summary, and a line saying nothing was stored', async () => {
+    const runDir = scratch();
+    if (canMount()) {
+      mountTmpfs(runDir, '64k');
+      await ctxwrap(['--', 'true'], { runDir });
+      spawnSync('dd', ['if=/dev/zero', `of=${join(runDir, 'filler')}`, 'bs=4k', 'count=64']);
+    }
+    const r = canMount()
+      ? await ctxwrap(['--', script('mixed.sh')], { runDir })
+      : await execa('/bin/sh', ['-c', `ulimit -f 0; exec node "${BIN}" -- "${script('mixed.sh')}"`], {
+          env: cleanEnv(runDir),
+          extendEnv: false,
+          reject: false,
+          stripFinalNewline: false,
+        });
+    expect(r.exitCode).toBe(5);
+    expect(r.stdout).toMatch(
+      /^out 1\nerr 1\nout 2\nerr 2\n\[ctxwrap mixed_[0-9a-f]{8}\] exit 5 · 4 lines · \S+\n$/,
+    );
+    expect(r.stderr).toMatch(
+      /^ctxwrap: nothing of the 24 B output of mixed_[0-9a-f]{8} was stored \((no space left on device|file size limit exceeded \(ulimit -f\))\); the summary above is of the whole output\n$/,
+    );
+  });
 
   it('the run directory removed while the command runs: made again, every byte kept', async () => {
     const runDir = join(scratch(), 'run');

@@ -252,6 +252,16 @@ describe('readers and files that go away', () => {
     );
   });
 
+  it('a stdout and stderr that cannot be written at all (files past ulimit -f): the command’s status', async () => {
+    const dir = scratch();
+    expect(
+      await bash(
+        `ulimit -f 0; node "$CTX" -- "${script('mixed.sh')}" >"${join(dir, 'out')}" 2>"${join(dir, 'err')}"; echo "status $?"`,
+        dir,
+      ),
+    ).toBe('status 5');
+  });
+
   it('the output file removed while the command runs: put back with every byte', async () => {
     const runDir = scratch();
     const child = ctxwrap(['--', script('slow-lines.sh'), '20'], { runDir });
