@@ -7,7 +7,7 @@ import { fstatSync } from 'node:fs';
 import chalk from 'chalk';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { runCommand } from './commands/run.js';
-import { parseWhole, resolveRunConfig } from './config.js';
+import { parseWhole, resolveRunConfig, resolveSearchConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
 import { parseDuration } from './parse-duration.js';
@@ -105,6 +105,15 @@ interface RunCliOptions extends Common {
   timeout?: string;
   tee?: boolean;
   shell?: string;
+  /** False with --no-redact. */
+  redact?: boolean;
+}
+
+interface SearchCliOptions extends Common {
+  id?: string;
+  limit?: string;
+  maxChars?: string;
+  json?: boolean;
   /** False with --no-redact. */
   redact?: boolean;
 }
@@ -453,6 +462,60 @@ export function buildProgram(setExit: (code: number) => void): Command {
         json: opts.json === true,
         ttlMs: resolveTtl(),
         print: (t) => out(colorize(t)),
+      }),
+    );
+  });
+
+  withRunDir(
+    program
+      .command('search')
+      .description('find lines across every stored result: ranked, bounded, with line numbers')
+      .argument('<words...>', 'what to look for, in plain words (identifiers, paths and error codes too)')
+      .option('--id <id>', 'search this result only')
+      .option('--limit <n>', 'most hits to print (default 5)')
+      .option('--max-chars <n>', 'most characters to print in all (default 4000)')
+      .option('--json', 'print the hits as one JSON object')
+      .option('--no-redact', 'show credentials as stored (masked by default)')
+      .addHelpText(
+        'after',
+        '\nExit status: 0 when something matched, 1 when nothing did, 2 for bad input.\n\nExamples:\n  ctxwrap search connection refused postgres\n  ctxwrap search TS2345 --id tsc_81c0aa12\n  ctxwrap search "flaky timeout" --limit 3 --json',
+      ),
+  ).action(async (words: string[], opts: SearchCliOptions) => {
+    const config = resolveSearchConfig({ ...opts, runDir: opts.runDir ?? (program.opts() as Common).runDir });
+    const { searchResults } = await import('./commands/search.js');
+    const { resolveTtl } = await import('./store/registry.js');
+    setExit(
+      await searchResults({
+        runDir: config.runDir,
+        query: words.join(' '),
+        ...(opts.id !== undefined ? { id: opts.id } : {}),
+        limit: config.limit,
+        maxChars: config.maxChars,
+        json: opts.json === true,
+        redact: opts.redact !== false,
+        coverage: { headBytes: config.indexHeadBytes, tailBytes: config.indexTailBytes },
+        ttlMs: resolveTtl(),
+        print: (t) => out(opts.json ? t : colorize(t)),
+      }),
+    );
+  });
+
+  withRunDir(
+    program
+      .command('mcp')
+      .description('serve run, read, search, list and note as MCP tools on stdio')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  ctxwrap mcp                                # what an MCP client starts\n  claude mcp add ctxwrap -- ctxwrap mcp      # register it with Claude Code\n  { "command": "ctxwrap", "args": ["mcp"] }  # or in any client\'s config',
+      ),
+  ).action(async (opts: Common) => {
+    const { serveMcp } = await import('./commands/mcp.js');
+    setExit(
+      await serveMcp({
+        runDir: runDirOf(program, opts),
+        version: typeof CTXWRAP_VERSION === 'string' ? CTXWRAP_VERSION : '0.0.0-dev',
+        env: process.env,
+        cwd: process.cwd(),
       }),
     );
   });

@@ -90,3 +90,41 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     config.timeoutMs = parseDuration(timeoutText, timeoutFrom === 'env' ? 'CTXWRAP_TIMEOUT' : '--timeout');
   return config;
 }
+
+/** Hits `search` prints by default. */
+export const DEFAULT_SEARCH_LIMIT = 5;
+/** Characters `search` prints at most by default. */
+export const DEFAULT_SEARCH_MAX_CHARS = 4000;
+/** Bytes of one output that search indexes by default (its first and last halves of this). */
+export const DEFAULT_INDEX_BYTES = 16 << 20;
+
+export interface SearchFlags {
+  runDir?: string;
+  limit?: string;
+  maxChars?: string;
+}
+
+export interface SearchConfig {
+  runDir: string;
+  limit: number;
+  maxChars: number;
+  /** Bytes indexed from the start and from the end of each output (CTXWRAP_INDEX_BYTES / 2). */
+  indexHeadBytes: number;
+  indexTailBytes: number;
+}
+
+export function resolveSearchConfig(flags: SearchFlags, env: NodeJS.ProcessEnv = process.env): SearchConfig {
+  const [indexText] = pick(undefined, env.CTXWRAP_INDEX_BYTES);
+  const indexBytes =
+    indexText === undefined ? DEFAULT_INDEX_BYTES : parseWhole(indexText, 'CTXWRAP_INDEX_BYTES', 2);
+  return {
+    runDir: resolveRunDir(flags.runDir, env),
+    limit: flags.limit === undefined ? DEFAULT_SEARCH_LIMIT : parseWhole(flags.limit, '--limit', 1, 100),
+    maxChars:
+      flags.maxChars === undefined
+        ? DEFAULT_SEARCH_MAX_CHARS
+        : parseWhole(flags.maxChars, '--max-chars', 400, 1_000_000),
+    indexHeadBytes: Math.ceil(indexBytes / 2),
+    indexTailBytes: Math.floor(indexBytes / 2),
+  };
+}

@@ -6,8 +6,9 @@
  */
 import type { LineRange } from '../shield.js';
 import { cleanLine } from './clean.js';
+import { countNewlines, type LineFinder, lineFinder } from './fingerprint-filter.js';
 import { diffKey, fnv1a } from './hash.js';
-import { buildPrefilter, dedupeKey, isLocation, KEY_MARKER, type LineKind, scoreLine } from './salience.js';
+import { dedupeKey, isLocation, KEY_MARKER, type LineKind, scoreLine } from './salience.js';
 import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
 
 /** One line of output with its 1-based number in the stored file. */
@@ -113,7 +114,7 @@ interface PendingAttach {
 export class Collector {
   private readonly keepBytes: number;
   private readonly hints: readonly string[];
-  private readonly prefilter: RegExp;
+  private finder: LineFinder | null = null;
   private readonly previous: Set<number> | undefined;
 
   private bytes = 0;
@@ -137,7 +138,6 @@ export class Collector {
   private readonly groups = new Map<string, Candidate>();
   private readonly seen = new Set<number>();
   private pending: PendingAttach | null = null;
-  private nl = new Int32Array(4096);
   private recent: NumberedLine[] = [];
   private readonly keyRanges: LineRange[] = [];
   private lastUnindented: NumberedLine | null = null;
@@ -145,7 +145,6 @@ export class Collector {
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.max(4096, options.keepBytes ?? 65536);
     this.hints = options.hints ?? [];
-    this.prefilter = buildPrefilter(this.hints);
     this.previous = options.previous ? new Set(options.previous) : undefined;
   }
 
@@ -156,7 +155,7 @@ export class Collector {
     this.bytes += buf.length;
     this.keepSniff(buf);
     this.keepHead(buf);
-    const newlines = this.indexNewlines(buf);
+    const newlines = countNewlines(buf);
     this.keepTail(buf, newlines);
     this.scan(buf, newlines);
     this.newlines += newlines;
@@ -166,20 +165,6 @@ export class Collector {
   /** Lines seen so far (complete ones). */
   get lineCount(): number {
     return this.newlines;
-  }
-
-  /** Records the offsets of the chunk's newlines in `nl`; returns how many there are. */
-  private indexNewlines(buf: Buffer): number {
-    let n = 0;
-    for (let i = buf.indexOf(NL); i !== -1; i = buf.indexOf(NL, i + 1)) {
-      if (n === this.nl.length) {
-        const grown = new Int32Array(this.nl.length * 2);
-        grown.set(this.nl);
-        this.nl = grown;
-      }
-      this.nl[n++] = i;
-    }
-    return n;
   }
 
   /** Ends the output and returns what was gathered. */
@@ -279,41 +264,32 @@ export class Collector {
    */
   private scan(buf: Buffer, count: number): void {
     const carryLine = this.newlines + count + 1;
-    const nl = this.nl;
-    let start = 0;
-    let k = 0;
-    if (this.huge) {
-      if (count === 0) {
-        this.growHuge(buf);
-        return;
-      }
-      this.growHuge(buf.subarray(0, nl[0]));
-      this.finishHuge();
-      start = (nl[0] as number) + 1;
-      k = 1;
-    }
-    if (k >= count) {
-      this.addCarry(buf.subarray(start), carryLine);
+    if (count === 0 && this.huge) {
+      this.growHuge(buf);
       return;
     }
-    if (this.carry && this.carry.length > 0) {
-      const end = (nl[k] as number) + 1;
-      const line = Buffer.concat([this.carry, buf.subarray(start, end)]);
+    if (count === 0) {
+      this.addCarry(buf, carryLine);
+      return;
+    }
+    const first = buf.indexOf(NL);
+    const last = buf.lastIndexOf(NL);
+    let start = 0;
+    let line = this.newlines + 1;
+    if (this.huge) {
+      this.growHuge(buf.subarray(0, first));
+      this.finishHuge();
+      start = first + 1;
+      line++;
+    } else if (this.carry && this.carry.length > 0) {
+      const joined = Buffer.concat([this.carry, buf.subarray(0, first + 1)]);
       this.carry = null;
-      this.scanLines(line, this.newlines + k + 1);
-      start = end;
-      k++;
+      this.scanLines(joined, line);
+      start = first + 1;
+      line++;
     }
-    if (k < count) {
-      const last = nl[count - 1] as number;
-      this.scanLines(buf.subarray(start, last + 1), this.newlines + k + 1, {
-        offsets: nl,
-        from: k,
-        to: count,
-        shift: start,
-      });
-    }
-    this.addCarry(buf.subarray((nl[count - 1] as number) + 1), carryLine);
+    if (start <= last) this.scanLines(buf.subarray(start, last + 1), line);
+    this.addCarry(buf.subarray(last + 1), carryLine);
   }
 
   private addCarry(part: Buffer, line: number): void {
@@ -358,7 +334,7 @@ export class Collector {
       this.longLast.push(long);
       if (this.longLast.length > MAX_LONG_KEPT) this.longLast = this.longLast.slice(-MAX_LONG_KEPT);
     }
-    this.consider(start, h.line, '');
+    this.consider(start, h.line);
   }
 
   private flushLine(): void {
@@ -377,43 +353,40 @@ export class Collector {
    * Scans whole lines (`work` ends with a newline, or is the final partial line). `index` gives
    * the offsets of its newlines when the caller has them already.
    */
-  private scanLines(work: Buffer, firstLine: number, index: LineIndex = indexOf(work)): void {
-    // Lower-cased latin1: one char per byte, so offsets in `s` are offsets in `work`.
-    const s = work.toString('latin1').toLowerCase();
-    const lineAt = (pos: number) => firstLine + countBefore(index, pos);
+  private scanLines(work: Buffer, firstLine: number): void {
+    this.finder ??= lineFinder(this.hints);
+    const finder = this.finder;
+    finder.reset(work);
+    const lineAt = (pos: number) => firstLine + finder.newlinesBefore(pos);
     let pos = 0;
-    if (this.pending) pos = this.attachFrom(work, s, 0, firstLine);
-    const re = this.prefilter;
-    re.lastIndex = pos;
-    for (let m = re.exec(s); m !== null; m = re.exec(s)) {
-      const at = m.index;
-      const lineStart = s.lastIndexOf('\n', at - 1) + 1;
-      let lineEnd = s.indexOf('\n', at);
-      if (lineEnd === -1) lineEnd = s.length;
+    if (this.pending) pos = this.attachFrom(work, 0, firstLine);
+    for (let lineStart = finder.next(pos); lineStart !== -1; lineStart = finder.next(pos)) {
+      let lineEnd = work.indexOf(NL, lineStart);
+      if (lineEnd === -1) lineEnd = work.length;
       const line = lineAt(lineStart);
       const text = cleanLine(work.toString('utf8', lineStart, lineEnd));
       this.trackKey(text, line);
-      const candidate = this.consider(text, line, s, lineStart, work, firstLine);
+      const candidate = this.consider(text, line, work, lineStart, firstLine);
       let next = lineEnd + 1;
-      if (candidate && candidate.kind === 'error' && next < s.length) {
+      if (candidate && candidate.kind === 'error' && next < work.length) {
         this.pending = { candidate, remaining: ATTACH_LOOKAHEAD };
-        next = this.attachFrom(work, s, next, line + 1);
+        next = this.attachFrom(work, next, line + 1);
       }
-      re.lastIndex = next;
-      if (next >= s.length) break;
+      pos = next;
+      if (next >= work.length) break;
     }
-    this.trackUnindented(work, s, lineAt);
-    this.keepRecent(work, s, lineAt);
+    this.trackUnindented(work, lineAt);
+    this.keepRecent(work, lineAt);
   }
 
   /** Attaches location lines that follow an error; returns where scanning should resume. */
-  private attachFrom(work: Buffer, s: string, pos: number, line: number): number {
+  private attachFrom(work: Buffer, pos: number, line: number): number {
     const p = this.pending as PendingAttach;
     let at = pos;
     let n = line;
-    while (p.remaining > 0 && at < s.length) {
-      let end = s.indexOf('\n', at);
-      if (end === -1) end = s.length;
+    while (p.remaining > 0 && at < work.length) {
+      let end = work.indexOf(NL, at);
+      if (end === -1) end = work.length;
       const text = cleanLine(work.toString('utf8', at, end));
       this.trackKey(text, n);
       p.remaining--;
@@ -432,12 +405,12 @@ export class Collector {
     return at;
   }
 
-  private trackUnindented(work: Buffer, s: string, lineAt: (pos: number) => number): void {
-    let end = s.endsWith('\n') ? s.length - 1 : s.length;
+  private trackUnindented(work: Buffer, lineAt: (pos: number) => number): void {
+    let end = endOfText(work);
     let lines = 0;
     while (end > 0 && lines < OWNER_LOOKBACK) {
-      const start = s.lastIndexOf('\n', end - 1) + 1;
-      const c = s.charCodeAt(start);
+      const start = lastNewline(work, end - 1) + 1;
+      const c = work[start];
       if (start < end && c !== 32 && c !== 9) {
         const line = lineAt(start);
         this.lastUnindented = { line, text: cleanLine(work.toString('utf8', start, end)) };
@@ -450,19 +423,18 @@ export class Collector {
   }
 
   private ownerOf(
-    s: string,
+    work: Buffer,
     lineStart: number,
     line: number,
-    work: Buffer | undefined,
     firstLine: number,
   ): NumberedLine | undefined {
     let end = lineStart - 1;
     let back = 0;
     while (end >= 0 && back < OWNER_LOOKBACK) {
-      const start = s.lastIndexOf('\n', end - 1) + 1;
-      const c = s.charCodeAt(start);
+      const start = lastNewline(work, end - 1) + 1;
+      const c = work[start];
       back++;
-      if (start < end && c !== 32 && c !== 9 && work) {
+      if (start < end && c !== 32 && c !== 9) {
         return { line: line - back, text: cleanLine(work.toString('utf8', start, end)) };
       }
       if (start === 0) break;
@@ -474,11 +446,11 @@ export class Collector {
   }
 
   /** The nearest location line among the few just above `lineStart`, reaching into earlier chunks. */
-  private locationBefore(s: string, lineStart: number, line: number, work: Buffer): NumberedLine | undefined {
+  private locationBefore(work: Buffer, lineStart: number, line: number): NumberedLine | undefined {
     let end = lineStart - 1;
     let back = 0;
     while (end >= 0 && back < LOCATION_LOOKBACK) {
-      const start = s.lastIndexOf('\n', end - 1) + 1;
+      const start = lastNewline(work, end - 1) + 1;
       back++;
       const text = cleanLine(work.toString('utf8', start, end));
       if (isLocation(text)) return { line: line - back, text };
@@ -508,11 +480,11 @@ export class Collector {
   }
 
   /** Keeps the last few lines of a scanned span, for look-backs from the next one. */
-  private keepRecent(work: Buffer, s: string, lineAt: (pos: number) => number): void {
+  private keepRecent(work: Buffer, lineAt: (pos: number) => number): void {
     const lines: NumberedLine[] = [];
-    let end = s.endsWith('\n') ? s.length - 1 : s.length;
+    let end = endOfText(work);
     while (end >= 0 && lines.length < LOCATION_LOOKBACK) {
-      const start = s.lastIndexOf('\n', end - 1) + 1;
+      const start = lastNewline(work, end - 1) + 1;
       lines.unshift({ line: lineAt(start), text: cleanLine(work.toString('utf8', start, end)) });
       if (start === 0) break;
       end = start - 1;
@@ -524,9 +496,8 @@ export class Collector {
   private consider(
     text: string,
     line: number,
-    s: string,
-    lineStart = 0,
     work?: Buffer,
+    lineStart = 0,
     firstLine = line,
   ): Candidate | undefined {
     const { kind, score } = scoreLine(text, this.hints);
@@ -543,13 +514,13 @@ export class Collector {
       return group;
     }
     const candidate: Candidate = { line, text, kind, score, count: 1, lastLine: line, attached: [], isNew };
-    if (s !== '' && work) {
+    if (work) {
       const owner = /^\s/.test(text)
         ? /[\\/]|\.\w+:\d/.test(text)
           ? undefined
-          : this.ownerOf(s, lineStart, line, work, firstLine)
+          : this.ownerOf(work, lineStart, line, firstLine)
         : EXCEPTION_LINE.test(text)
-          ? this.locationBefore(s, lineStart, line, work)
+          ? this.locationBefore(work, lineStart, line)
           : undefined;
       if (owner) candidate.owner = owner;
     }
@@ -569,31 +540,14 @@ export class Collector {
   }
 }
 
-/** Newline offsets of a span: `offsets[from..to)`, each minus `shift`. */
-interface LineIndex {
-  offsets: Int32Array;
-  from: number;
-  to: number;
-  shift: number;
+/** Like `String#lastIndexOf('\n', from)` on the latin1 text: a negative `from` looks at 0 only. */
+function lastNewline(buf: Buffer, from: number): number {
+  return buf.lastIndexOf(NL, Math.max(0, from));
 }
 
-function indexOf(buf: Buffer): LineIndex {
-  const found: number[] = [];
-  for (let i = buf.indexOf(NL); i !== -1; i = buf.indexOf(NL, i + 1)) found.push(i);
-  return { offsets: Int32Array.from(found), from: 0, to: found.length, shift: 0 };
-}
-
-/** How many newlines of the span lie before `pos` (binary search). */
-function countBefore(index: LineIndex, pos: number): number {
-  let lo = index.from;
-  let hi = index.to;
-  const target = pos + index.shift;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((index.offsets[mid] as number) < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - index.from;
+/** The span's length without its final newline. */
+function endOfText(buf: Buffer): number {
+  return buf.length > 0 && buf[buf.length - 1] === NL ? buf.length - 1 : buf.length;
 }
 
 /** Counts UTF-8 characters (bytes that do not continue a sequence). */

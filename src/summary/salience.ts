@@ -70,6 +70,41 @@ const PREFILTER_SYMBOLS = [
   '-----(?:begin|end) [a-z0-9 ]*private key',
 ];
 
+/**
+ * Short strings that every match of the prefilter contains (as lower-cased latin1), for the
+ * SIMD filter in fingerprint-filter.ts: each is a list of positions, each position the characters
+ * allowed there. For the words it is their literal start (up to 4 characters); the symbols are
+ * listed by hand, in the order of PREFILTER_SYMBOLS, and must be kept in step with them.
+ */
+const DIGITS = '0123456789';
+const SYMBOL_FINGERPRINTS: readonly (readonly string[])[] = [
+  ['\u00e2', '\u009c', '\u0096\u0097\u0098'],
+  ['\u00e3', '\u0097'],
+  ['e', DIGITS, DIGITS, DIGITS],
+  [...'-beg'],
+  [...'-end'],
+];
+
+/** The literal start of a regex source, up to `max` characters ('tests?[: ]' → 'tes'). */
+function literalStart(source: string, max: number): string {
+  let out = '';
+  for (const c of source) {
+    if ('?*{'.includes(c)) return out.slice(0, -1).slice(0, max);
+    if ('\\[](){}+|.^$'.includes(c)) break;
+    out += c;
+  }
+  return out.slice(0, max);
+}
+
+/** Fingerprints of `buildPrefilter(extra)`: every line it matches contains one of them. */
+export function prefilterFingerprints(extra: readonly string[] = []): string[][] {
+  return [
+    ...PREFILTER_WORDS.map((w) => [...literalStart(w, 4)]),
+    ...extra.map((w) => [...w.toLowerCase().slice(0, 4)]),
+    ...SYMBOL_FINGERPRINTS.map((f) => [...f]),
+  ];
+}
+
 /** A PEM private-key BEGIN or END marker. */
 export const KEY_MARKER = /-----(BEGIN|END) [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
 

@@ -73,3 +73,16 @@ describe('credentials in read', () => {
     expect(raw.stdout).toContain(token);
   });
 });
+
+describe('credentials in search', () => {
+  it('are masked on hits, and shown with --no-redact', async () => {
+    const runDir = tempDir();
+    const file = writeLog([...filler(30, 0), `deploy failed: token=${token} rejected`, ...filler(30, 40)]);
+    await ctxwrap(['--', 'cat', file], { runDir });
+    const hit = await ctxwrap(['search', 'deploy rejected'], { runDir });
+    expect(hit.stdout).toContain('deploy failed: token=[redacted:github-token] rejected');
+    expect(hit.stdout).not.toContain(token);
+    const raw = await ctxwrap(['search', 'deploy rejected', '--no-redact'], { runDir });
+    expect(raw.stdout).toContain(token);
+  });
+});

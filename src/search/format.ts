@@ -1,0 +1,164 @@
+/**
+ * Printing search hits. Every line ctxwrap writes itself starts with `[ctxwrap`; every line
+ * quoted from a stored output is prefixed with its line number (`120: `), cleaned, cut, and
+ * escaped with inert() when it could pass for a ctxwrap line, so nothing stored can forge a
+ * frame. The text is bounded by `maxChars`; hits that do not fit are counted as more.
+ */
+import type { ResultMeta } from '../store/results.js';
+import { cleanLine } from '../summary/clean.js';
+import { cutLine, inert } from '../summary/render.js';
+import type { Hit, HitLine, Outcome } from './search.js';
+
+/** 1234567 → "1,234,567" (without loading ICU, which costs a cold process ~20 ms). */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Most characters shown of one stored line. */
+export const LINE_CAP = 200;
+/** Most characters of a command or note shown in a hit's frame. */
+const FIELD_CAP = 80;
+/** Room kept for the closing line. */
+const FOOTER_ROOM = 160;
+
+/** One line of ctxwrap's own text from anything stored or typed: no newline, no control. */
+export function oneLine(text: string, cap = FIELD_CAP): string {
+  return cutLine(cleanLine(text.replace(/[\r\n]+/g, ' ').trim()), cap);
+}
+
+/** How a result's command is shown. */
+export function commandOf(meta: ResultMeta): string {
+  if (meta.source === 'stdin') return meta.name ? `stdin (${meta.name})` : 'stdin';
+  if (meta.source === 'shell') return meta.command[2] ?? '';
+  return meta.command.join(' ');
+}
+
+/**
+ * Cuts a long line around the first place where one of `tokens` stands, so the match shows.
+ */
+export function cutAround(text: string, tokens: readonly string[], cap = LINE_CAP): string {
+  if (text.length <= cap) return text;
+  const lower = text.toLowerCase();
+  let at = -1;
+  for (const t of tokens) {
+    const i = lower.indexOf(t);
+    if (i !== -1 && (at === -1 || i < at)) at = i;
+  }
+  if (at === -1 || at < cap * 0.5) return cutLine(text, cap);
+  const room = cap - 40;
+  const from = Math.max(0, Math.min(at - Math.floor(room / 3), text.length - room));
+  const to = Math.min(text.length, from + room);
+  const before = from > 0 ? `…[${formatCount(from)} chars omitted]…` : '';
+  const after = to < text.length ? `…[${formatCount(text.length - to)} chars omitted]…` : '';
+  return `${before}${text.slice(from, to)}${after}`;
+}
+
+function quoted(line: HitLine, tokens: readonly string[]): string {
+  return `${line.n}: ${inert(cutAround(line.text, tokens))}`;
+}
+
+function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): string {
+  const meta = hit.entry.meta;
+  const where =
+    lines.length === 0 ? 'its note matches' : `lines ${lines[0]!.n}-${lines[lines.length - 1]!.n}`;
+  const words = hit.found < hit.of ? ` (${hit.found} of ${hit.of} words)` : '';
+  const scan = hit.scanned ? ' · found by scan (not indexed)' : '';
+  const note = hit.note ? ` · note: ${oneLine(hit.note)}` : '';
+  return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(commandOf(meta))}${note}${scan}`;
+}
+
+/** The lines of a hit that fit in `room` characters: matching lines first, then context. */
+function fitLines(hit: Hit, room: number, tokens: readonly string[]): HitLine[] | undefined {
+  let lines = hit.lines;
+  const size = (ls: HitLine[]) => ls.reduce((n, l) => n + quoted(l, tokens).length + 1, 0);
+  while (lines.length > 0 && size(lines) > room) {
+    const firstMatch = lines.findIndex((l) => l.match);
+    const lastMatch = lines.length - 1 - [...lines].reverse().findIndex((l) => l.match);
+    if (firstMatch === -1) lines = lines.slice(0, -1);
+    else if (lines.length - 1 - lastMatch > firstMatch) lines = lines.slice(0, -1);
+    else if (firstMatch > 0) lines = lines.slice(1);
+    else if (lines.length > 1) lines = lines.slice(0, -1);
+    else return undefined;
+  }
+  return hit.lines.length > 0 && lines.length === 0 ? undefined : lines;
+}
+
+export interface Rendered {
+  text: string;
+  /** Hits printed. */
+  shown: Hit[];
+  /** Lines printed per hit. */
+  lines: HitLine[][];
+  more: number;
+}
+
+/** The text of a search: one line when nothing matches; else a header, the hits, and a closing line. */
+export function renderHits(query: string, o: Outcome, maxChars: number): Rendered {
+  const q = `"${oneLine(query)}"`;
+  const results = `${formatCount(o.searched)} result${o.searched === 1 ? '' : 's'}`;
+  if (o.hits.length === 0)
+    return { text: `[ctxwrap search] no matches for ${q} in ${results}\n`, shown: [], lines: [], more: 0 };
+  const notes: string[] = [];
+  if (o.absent.length > 0)
+    notes.push(`not found anywhere: ${o.absent.map((w) => oneLine(w, 40)).join(', ')}`);
+  for (const f of o.fuzzy)
+    notes.push(`no exact '${oneLine(f.word, 40)}', near: ${f.as.map((w) => oneLine(w, 40)).join(', ')}`);
+  const header = (showing: string) =>
+    `[ctxwrap search] ${q} in ${results}: ${showing}${notes.length > 0 ? ` · ${notes.join(' · ')}` : ''}`;
+  const chosen: { hit: Hit; lines: HitLine[] }[] = [];
+  let used = header('99 hits, best first').length + 1 + FOOTER_ROOM;
+  for (const hit of o.hits) {
+    const head = frame(hit, 99, 99).length + 1;
+    const lines = used + head > maxChars ? undefined : fitLines(hit, maxChars - used - head, hit.tokens);
+    if (lines === undefined) break;
+    used += head + lines.reduce((n, l) => n + quoted(l, hit.tokens).length + 1, 0);
+    chosen.push({ hit, lines });
+  }
+  const more = o.more + o.hits.length - chosen.length;
+  const n = chosen.length;
+  const out = [header(n === 0 ? 'no hit fits in --max-chars' : `${n} hit${n === 1 ? '' : 's'}, best first`)];
+  chosen.forEach(({ hit, lines }, i) => {
+    out.push(frame(hit, i + 1, n, lines));
+    for (const l of lines) out.push(quoted(l, hit.tokens));
+  });
+  if (more > 0) {
+    const all = Math.min(more, o.moreWithAll + o.hits.length - chosen.length);
+    const split = all < more && o.hits.some((h) => h.of > 1) ? ` (${formatCount(all)} with every word)` : '';
+    out.push(
+      `[ctxwrap search] ${formatCount(more)} more hit${more === 1 ? '' : 's'}${split}: add words, scope with --id <id>, or raise --limit`,
+    );
+  }
+  return {
+    text: `${out.join('\n')}\n`,
+    shown: chosen.map((c) => c.hit),
+    lines: chosen.map((c) => c.lines),
+    more,
+  };
+}
+
+/** The same hits as JSON, one object. */
+export function renderJson(query: string, o: Outcome, r: Rendered): string {
+  return `${JSON.stringify({
+    query,
+    searched: o.searched,
+    hits: r.shown.map((hit, i) => ({
+      id: hit.entry.meta.id,
+      command: commandOf(hit.entry.meta),
+      ...(hit.note ? { note: hit.note } : {}),
+      ...((r.lines[i] ?? []).length > 0
+        ? { lines: [r.lines[i]![0]!.n, r.lines[i]!.at(-1)!.n] }
+        : { noteOnly: true }),
+      score: Number(hit.score.toFixed(3)),
+      words: { found: hit.found, of: hit.of },
+      ...(hit.scanned ? { scanned: true } : {}),
+      snippet: (r.lines[i] ?? []).map((l) => ({
+        line: l.n,
+        text: cutAround(l.text, hit.tokens),
+        match: l.match,
+      })),
+    })),
+    more: r.more,
+    absent: o.absent,
+    fuzzy: o.fuzzy,
+  })}\n`;
+}
