@@ -34,9 +34,14 @@ export function openFileForRead(path: string): number {
 
 /** Reads a whole regular file as UTF-8 without following a link. */
 export function readFileNoFollow(path: string): string {
+  return readBytesNoFollow(path).toString('utf8');
+}
+
+/** Reads a whole regular file without following a link. */
+export function readBytesNoFollow(path: string): Buffer {
   const fd = openFileForRead(path);
   try {
-    return readFileSync(fd, 'utf8');
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }
