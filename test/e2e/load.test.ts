@@ -26,9 +26,9 @@ describe('load', () => {
     });
     expect(report.totalBytes).toBeGreaterThan(40 * 256 * 1024);
     for (const command of report.commands) expect(report.readerCalls[command], command).toBeGreaterThan(0);
-    expect(report.commands).toEqual(expect.arrayContaining(['show', 'read', 'list', 'clean']));
+    expect(report.commands).toEqual(expect.arrayContaining(['show', 'read', 'list', 'search', 'clean']));
     expect(report.listed).toBe(40);
-    if (report.searched !== null) expect(report.searched).toBe(40);
+    expect(report.searched).toBe(40);
     expect(report.oldCleaned).toEqual({ removed: 5, of: 5, newKept: 40 });
     expect(r.exitCode).toBe(0);
   });

@@ -9,6 +9,7 @@ import { CtxwrapError } from '../../src/errors.js';
 import { parseDuration } from '../../src/parse-duration.js';
 import { planGrep } from '../../src/read/grep.js';
 import { parseLineSpec } from '../../src/read/parse-line-spec.js';
+import { MAX_TOKEN, queryTerms, tokenizeLine, tokensOf } from '../../src/search/tokenize.js';
 import { ID_PATTERN, newId, validateId } from '../../src/store/ids.js';
 import { resultPaths } from '../../src/store/results.js';
 import { runDirAt } from '../../src/store/run-dir.js';
@@ -143,6 +144,39 @@ describe('the --lines spec of read', () => {
             expect(typeof parsed.regex.test(line)).toBe('boolean');
           }
         });
+      }),
+      { numRuns: RUNS.parsers },
+    );
+  });
+});
+
+describe('the search tokenizer', () => {
+  const text = fc.oneof(
+    anyText,
+    fc.string({ unit: 'grapheme', maxLength: 80 }),
+    fc.string({ unit: fc.constantFrom(...'aZ09_-./:\\$@#İıßǅ\u0130\u0301 '.split('')), maxLength: 200 }),
+    fc.nat(400).map((n) => `${'x'.repeat(n)}_${'Y'.repeat(n)}`),
+  );
+
+  it('tokens are lowercase, non-empty and at most MAX_TOKEN long; query terms likewise; nothing throws', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        const emitted: string[] = [];
+        tokenizeLine(t.replace(/\n/g, ' '), (tok) => emitted.push(tok));
+        for (const tok of [...emitted, ...tokensOf(t)]) {
+          expect(tok).toBe(tok.toLowerCase());
+          expect(tok.length).toBeGreaterThan(0);
+          expect(tok.length).toBeLessThanOrEqual(MAX_TOKEN);
+        }
+        const terms = queryTerms(t);
+        const walk = (ts: ReturnType<typeof queryTerms>): void => {
+          for (const term of ts) {
+            expect(term.token.length).toBeGreaterThan(0);
+            expect(term.token.length).toBeLessThanOrEqual(MAX_TOKEN);
+            walk(term.parts);
+          }
+        };
+        walk(terms);
       }),
       { numRuns: RUNS.parsers },
     );
