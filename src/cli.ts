@@ -3,13 +3,16 @@
  * plain objects, calls a command, prints, and exits. `run`, which every wrapped command pays
  * for, is bundled in; the other commands are loaded lazily.
  */
+import { fstatSync } from 'node:fs';
 import chalk from 'chalk';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { runCommand } from './commands/run.js';
 import { parseWhole, resolveRunConfig, resolveSearchConfig } from './config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
 import { formatBytes, formatCount, formatDuration } from './format.js';
+import { parseDuration } from './parse-duration.js';
 import { resolveRunDir } from './store/run-dir.js';
+import { showControls } from './summary/clean.js';
 
 declare const CTXWRAP_VERSION: string;
 
@@ -20,8 +23,9 @@ interface Common {
 const out = (text: string) => {
   process.stdout.write(text);
 };
+/** ctxwrap's own message on stderr: always one printable line, whatever it quotes. */
 const warn = (text: string) => {
-  process.stderr.write(`ctxwrap: ${text}\n`);
+  process.stderr.write(`ctxwrap: ${showControls(text)}\n`);
 };
 
 /** Colours ctxwrap's own lines on a terminal; an agent's pipe gets the text unchanged. */
@@ -156,14 +160,33 @@ async function runAction(program: Command, args: string[], opts: RunCliOptions):
       onProgress: (bytes, lines) => status.update(bytes, lines),
       print: (text) => {
         status.stop();
-        out(colorize(text));
+        // Resolves once the summary has left (or the reader has gone): until then a signal
+        // cannot cut it short.
+        return new Promise<void>((resolve) => process.stdout.write(colorize(text), () => resolve()));
       },
       passthrough: (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
       warn,
-      stdin: process.stdin,
+      ...(source === 'stdin'
+        ? { stdin: process.stdin }
+        : stdinIsPipe()
+          ? { childStdin: { source: process.stdin, quietMs: config.stdinWaitMs } }
+          : {}),
     });
   } finally {
     status.stop();
+  }
+}
+
+/**
+ * True when ctxwrap's stdin is a pipe, FIFO or socket: the command gets it through a relay that
+ * ends it if nothing comes (a terminal, a file or /dev/null is passed as it is).
+ */
+function stdinIsPipe(): boolean {
+  try {
+    const st = fstatSync(0);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
   }
 }
 
@@ -340,6 +363,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
         raw: opts.raw === true,
         numbers: opts.numbers !== false,
         redact: opts.redact !== false,
+        ...(process.env.CTXWRAP_GREP_TIMEOUT
+          ? { grepTimeoutMs: parseDuration(process.env.CTXWRAP_GREP_TIMEOUT, 'CTXWRAP_GREP_TIMEOUT') }
+          : {}),
         print: (t) => out(colorize(t)),
         printBytes: writeBytes,
         warn,
@@ -566,9 +592,10 @@ function readStdin(limit: number, deadlineMs: number): Promise<string> {
 export async function main(argv: string[] = process.argv): Promise<void> {
   // https://no-color.org: any non-empty NO_COLOR turns colour off.
   if (process.env.NO_COLOR) chalk.level = 0;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  // Nowhere to print (a reader gone: `ctxwrap ... | head`; a full disk or a file size limit under
+  // a redirection) must not stop the run: the output is still stored and the exit status still
+  // returned. There is no one to tell either, so the error goes no further.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   let code = 0;
   const program = buildProgram((c) => {
     code = c;

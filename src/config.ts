@@ -3,7 +3,7 @@
  * then command-line flags. Each value is checked once, with a one-line error naming what is
  * accepted.
  */
-import { CtxwrapError } from './errors.js';
+import { CtxwrapError, quoted } from './errors.js';
 import { parseDuration } from './parse-duration.js';
 import { resolveRunDir } from './store/run-dir.js';
 import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary/render.js';
@@ -25,6 +25,8 @@ export interface RunConfig {
   timeoutMs?: number;
   killGraceMs: number;
   drainMs: number;
+  /** How long a command's stdin, when ctxwrap's is a pipe or socket, waits for a first byte before EOF. */
+  stdinWaitMs: number;
   /** The shell that runs a `-c` string (`--shell`, env CTXWRAP_SHELL, default /bin/sh). */
   shell: string;
 }
@@ -33,6 +35,8 @@ export interface RunConfig {
 export const DEFAULT_KILL_GRACE_MS = 3000;
 /** After the command exits, how long ctxwrap waits for pipes held by a background process. */
 export const DEFAULT_DRAIN_MS = 500;
+/** When ctxwrap's stdin is a pipe or socket that stays silent this long, the command gets EOF. */
+export const DEFAULT_STDIN_WAIT_MS = 2000;
 
 function pick(flag: string | undefined, env: string | undefined): [string | undefined, string] {
   if (flag !== undefined) return [flag, 'flag'];
@@ -44,7 +48,7 @@ export function parseWhole(text: string, what: string, min: number, max = Number
   const n = Number(text.replace(/_/g, ''));
   if (!/^\s*\d[\d_]*\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
-    throw new CtxwrapError(`${what} takes a whole number ${range} (got '${text}')`);
+    throw new CtxwrapError(`${what} takes a whole number ${range} (got '${quoted(text)}')`);
   }
   return n;
 }
@@ -61,7 +65,7 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
     tailRatio = Number(ratioText);
     if (!/^\s*\d*\.?\d+\s*$/.test(ratioText) || tailRatio < 0 || tailRatio > 1) {
       throw new CtxwrapError(
-        `${ratioFrom === 'env' ? 'CTXWRAP_TAIL_RATIO' : '--tail-ratio'} takes a number from 0 to 1 (got '${ratioText}')`,
+        `${ratioFrom === 'env' ? 'CTXWRAP_TAIL_RATIO' : '--tail-ratio'} takes a number from 0 to 1 (got '${quoted(ratioText)}')`,
       );
     }
   }
@@ -77,6 +81,9 @@ export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = proce
       ? parseDuration(env.CTXWRAP_KILL_GRACE, 'CTXWRAP_KILL_GRACE')
       : DEFAULT_KILL_GRACE_MS,
     drainMs: env.CTXWRAP_DRAIN ? parseDuration(env.CTXWRAP_DRAIN, 'CTXWRAP_DRAIN') : DEFAULT_DRAIN_MS,
+    stdinWaitMs: env.CTXWRAP_STDIN_WAIT
+      ? parseDuration(env.CTXWRAP_STDIN_WAIT, 'CTXWRAP_STDIN_WAIT')
+      : DEFAULT_STDIN_WAIT_MS,
     shell: pick(flags.shell, env.CTXWRAP_SHELL)[0] ?? '/bin/sh',
   };
   if (timeoutText !== undefined)

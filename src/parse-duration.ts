@@ -1,4 +1,4 @@
-import { CtxwrapError } from './errors.js';
+import { CtxwrapError, quoted } from './errors.js';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -9,9 +9,11 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000,
 export function parseDuration(text: string, option: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(text);
   if (!m)
-    throw new CtxwrapError(`${option} takes a duration such as 500ms, 30s, 5m, 2h or 7d (got '${text}')`);
+    throw new CtxwrapError(
+      `${option} takes a duration such as 500ms, 30s, 5m, 2h or 7d (got '${quoted(text)}')`,
+    );
   const ms = Number(m[1]) * (UNITS[(m[2] ?? 's').toLowerCase()] as number);
   if (!Number.isFinite(ms) || ms <= 0)
-    throw new CtxwrapError(`${option} must be greater than zero (got '${text}')`);
+    throw new CtxwrapError(`${option} must be greater than zero (got '${quoted(text)}')`);
   return ms;
 }

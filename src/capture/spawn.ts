@@ -17,8 +17,11 @@ export interface CaptureRequest {
   args: readonly string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Pass ctxwrap's stdin to the child (default), or give it none (EOF at once). */
-  stdin: 'inherit' | 'ignore';
+  /**
+   * The child's stdin: ctxwrap's own (`inherit`), none (`ignore`: EOF at once), or a relay of
+   * `source` that gives the child EOF if nothing arrives within `quietMs` (see StdinRelay).
+   */
+  stdin: 'inherit' | 'ignore' | StdinRelay;
   /** Kill the command when this many milliseconds have passed. */
   timeoutMs?: number;
   /** After SIGTERM (forwarded, or on timeout), how long before SIGKILL. */
@@ -28,6 +31,18 @@ export interface CaptureRequest {
   onChunk(chunk: Buffer, stream: StreamName): void;
   /** The signals to forward; the default is SIGINT, SIGTERM and SIGHUP. */
   forward?: readonly NodeJS.Signals[];
+}
+
+/**
+ * Relays a pipe or socket to the child's stdin. A pipe that nobody writes to and nobody closes
+ * (an agent's harness often gives one) would keep a program that waits for input hanging for
+ * ever: if no byte has arrived `quietMs` after the start, the child's stdin is closed (EOF) and
+ * `source` is no longer read, so later bytes stay there for whoever reads it next. Once a byte
+ * has arrived, everything is relayed until `source` ends.
+ */
+export interface StdinRelay {
+  source: NodeJS.ReadableStream;
+  quietMs: number;
 }
 
 export interface CaptureResult {
@@ -56,6 +71,7 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
   // A process group of its own lets us signal grandchildren too; but a child that must read a
   // terminal has to stay in the foreground group, so only detach when stdin is not a TTY.
   const detached = !(req.stdin === 'inherit' && process.stdin.isTTY);
+  const relay = typeof req.stdin === 'object' ? req.stdin : undefined;
   return new Promise((resolvePromise) => {
     let child: ChildProcess;
     let timedOut = false;
@@ -66,6 +82,9 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let openStreams = 2;
     let settled = false;
+    let killed = false;
+    let groupWait: NodeJS.Timeout | undefined;
+    let stopRelay = () => {};
 
     const kill = (signal: NodeJS.Signals) => {
       if (child.pid === undefined) return;
@@ -83,8 +102,21 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
     const terminate = (signal: NodeJS.Signals) => {
       kill(signal);
       if (!killTimer) {
-        killTimer = setTimeout(() => kill('SIGKILL'), req.killGraceMs);
+        killTimer = setTimeout(() => {
+          killed = true;
+          kill('SIGKILL');
+        }, req.killGraceMs);
         killTimer.unref();
+      }
+    };
+    /** True while any process of the child's process group is left. */
+    const groupAlive = () => {
+      if (!detached || child.pid === undefined) return false;
+      try {
+        process.kill(-child.pid, 0);
+        return true;
+      } catch {
+        return false;
       }
     };
     const onSignal = (signal: NodeJS.Signals) => {
@@ -96,7 +128,20 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
 
     const finish = (spawnError?: NodeJS.ErrnoException) => {
       if (settled) return;
+      // Told to stop (a signal, the timeout): the child has gone, but what it started in its
+      // process group gets the rest of the grace period, then SIGKILL with the group.
+      if (spawnError === undefined && killTimer !== undefined && !killed && groupAlive()) {
+        groupWait ??= setInterval(() => {
+          if (killed || !groupAlive()) {
+            clearInterval(groupWait);
+            groupWait = undefined;
+            finish();
+          }
+        }, 50);
+        return;
+      }
       settled = true;
+      stopRelay();
       for (const s of forwarded) process.off(s, onSignal);
       clearTimeout(killTimer);
       clearTimeout(timeoutTimer);
@@ -123,7 +168,7 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       child = spawn(req.file, [...req.args], {
         cwd: req.cwd,
         env: req.env,
-        stdio: [req.stdin, 'pipe', 'pipe'],
+        stdio: [relay ? 'pipe' : (req.stdin as 'inherit' | 'ignore'), 'pipe', 'pipe'],
         detached,
       });
     } catch (error) {
@@ -134,6 +179,7 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (child.pid === undefined) finish(error);
     });
+    if (relay && child.stdin) stopRelay = startRelay(relay, child.stdin);
     const onEnd = () => {
       openStreams--;
       if (openStreams === 0 && exited) finish();
@@ -163,4 +209,37 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       }, req.timeoutMs);
     }
   });
+}
+
+/** Starts relaying `relay.source` to `sink`; returns the function that stops it (and ends `sink`). */
+function startRelay(relay: StdinRelay, sink: NodeJS.WritableStream & { destroyed?: boolean }): () => void {
+  const { source } = relay;
+  let stopped = false;
+  const onData = (chunk: Buffer) => {
+    clearTimeout(quiet);
+    if (!sink.write(chunk)) {
+      source.pause();
+      sink.once('drain', () => {
+        if (!stopped) source.resume();
+      });
+    }
+  };
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearTimeout(quiet);
+    source.off('data', onData);
+    source.off('end', stop);
+    source.off('error', stop);
+    source.pause();
+    sink.end();
+  };
+  const quiet = setTimeout(stop, relay.quietMs);
+  quiet.unref();
+  sink.on('error', () => stop()); // EPIPE: the child does not read its stdin
+  source.on('data', onData);
+  source.on('end', stop);
+  source.on('error', stop);
+  source.resume();
+  return stop;
 }

@@ -1,5 +1,5 @@
 /** How `list`, `clean` and `stats` name a result: its command on one line, its age, its size. */
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import type { ResultMeta } from '../store/results.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
@@ -36,7 +36,7 @@ export function formatAge(ms: number): string {
 export function storedBytes(dir: RunDir, meta: ResultMeta): number {
   if (meta.state === 'complete' && typeof meta.bytes === 'number') return meta.bytes;
   try {
-    return statSync(resultPaths(dir, meta.id).output).size;
+    return lstatSync(resultPaths(dir, meta.id).output).size;
   } catch {
     return 0;
   }

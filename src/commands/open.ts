@@ -3,11 +3,11 @@
  * `less -R`, which keeps its colours). When stdout is not a terminal the file is streamed as is.
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync } from 'node:fs';
+import { closeSync, createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
 import { record } from '../store/ledger.js';
-import { readMeta, resultPaths } from '../store/results.js';
+import { openStoredOutput, readMeta, resultPaths } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
 
 export const DEFAULT_PAGER = 'less -R';
@@ -27,11 +27,11 @@ export async function openResult(opts: OpenOptions): Promise<number> {
   const dir = openRunDir(opts.runDir);
   const paths = resultPaths(dir, opts.id);
   const meta = readMeta(dir, opts.id);
-  if (!existsSync(paths.output))
-    throw new CtxwrapError(`the output of '${meta.id}' is gone from ${dir.root}`, EXIT_FAILURE);
+  // Opened without following a link: a file planted in its place is refused.
+  const fd = openStoredOutput(dir, meta.id);
   if (!opts.isTTY) {
     let bytes = 0;
-    const file = createReadStream(paths.output);
+    const file = createReadStream('', { fd });
     file.on('data', (chunk) => {
       bytes += chunk.length;
     });
@@ -43,6 +43,7 @@ export async function openResult(opts: OpenOptions): Promise<number> {
     record(dir, { kind: 'open', id: meta.id, bytes });
     return 0;
   }
+  closeSync(fd);
   const pager = opts.pager && opts.pager.trim() !== '' ? opts.pager : DEFAULT_PAGER;
   // The pager string is the user's own shell words; the path goes in as "$1", never spliced in.
   const r = spawnSync('/bin/sh', ['-c', `${pager} "$1"`, 'ctxwrap-open', paths.output], { stdio: 'inherit' });

@@ -2,10 +2,11 @@
  * `ctxwrap read <id>`: get back any part of a stored output, numbered, cleaned and bounded,
  * streaming through results of any size in constant memory.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
-import { formatBytes, formatCount } from '../format.js';
+import { formatBytes, formatCount, formatDuration } from '../format.js';
 import { BoundedOutput, shownText } from '../read/bounded-output.js';
+import { grepDeadlineMs, withDeadline } from '../read/deadline.js';
 import { grepFile, planGrep } from '../read/grep.js';
 import {
   BlockReader,
@@ -21,6 +22,7 @@ import { record } from '../store/ledger.js';
 import { stateOf } from '../store/registry.js';
 import { type ResultMeta, readMeta, resultPaths } from '../store/results.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
+import { isPlanted, openFileForRead } from '../store/safe-open.js';
 
 /** Default of `--max-chars`: about a thousand tokens. */
 export const DEFAULT_MAX_CHARS = 4000;
@@ -43,6 +45,8 @@ export interface ReadOptions {
   numbers?: boolean;
   /** Most characters printed, the closing note included; 0 for no limit. */
   maxChars?: number;
+  /** How long a grep may take before it stops with an error (default: grepDeadlineMs of the size). */
+  grepTimeoutMs?: number;
   /** Where text goes. */
   print: (text: string) => void;
   /** Where raw bytes go; false when nobody reads any more (a closed pipe). */
@@ -120,7 +124,16 @@ function select(
   }
   let closing: () => string | undefined;
   if (spec.kind === 'grep') {
-    const found = grepFile(fd, planGrep(spec), opts.context ?? 0, add);
+    const limit = opts.grepTimeoutMs ?? grepDeadlineMs(size);
+    const found = withDeadline(
+      limit,
+      () => grepFile(fd, planGrep(spec), opts.context ?? 0, add),
+      () => {
+        throw new CtxwrapError(
+          `--lines 'grep:…': the pattern took more than ${formatDuration(limit)} on this output (catastrophic backtracking?); use a simpler one, without nested repeats such as (a+)+`,
+        );
+      },
+    );
     closing = () => grepNote(spec, out, found, meta);
   } else {
     const shown =
@@ -137,8 +150,14 @@ function select(
 
 function openOutput(dir: RunDir, id: string): number {
   try {
-    return openSync(resultPaths(dir, id).output, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-  } catch {
+    // Never through a link, and never blocked by a FIFO planted in place of the output.
+    return openFileForRead(resultPaths(dir, id).output);
+  } catch (error) {
+    if (isPlanted(error))
+      throw new CtxwrapError(
+        `the output of '${id}' in ${dir.root} is not a regular file (a link?); not reading it`,
+        EXIT_FAILURE,
+      );
     throw new CtxwrapError(`no stored output for '${id}' in ${dir.root} (see 'ctxwrap list')`, EXIT_FAILURE);
   }
 }

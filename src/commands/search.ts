@@ -2,7 +2,7 @@
  * `ctxwrap search <words...>`: find the places that match across every stored result that has
  * not expired (or one, with `--id`), ranked and bounded. Exit 0 with hits, 1 with none.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
@@ -15,6 +15,7 @@ import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
 import { isExpired, listEntries, resolveTtl } from '../store/registry.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
+import { readFileNoFollow } from '../store/safe-open.js';
 
 export interface SearchCommandOptions {
   runDir: string;
@@ -52,7 +53,7 @@ function notesIn(dir: RunDir): Map<string, string> {
   for (const name of names) {
     if (!name.endsWith('.note') || !ID_PATTERN.test(name.slice(0, -5))) continue;
     try {
-      const text = readFileSync(join(dir.results, name), 'utf8').trim();
+      const text = readFileNoFollow(join(dir.results, name)).trim();
       if (text !== '') notes.set(name.slice(0, -5), text);
     } catch {
       /* removed meanwhile */

@@ -1,6 +1,13 @@
 /** `ctxwrap show <id>`: print a result's summary again, byte for byte. */
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
-import { isAbandoned, type ResultMeta, readMeta, resultPaths } from '../store/results.js';
+import { createReadStream } from 'node:fs';
+import {
+  isAbandoned,
+  openStoredOutput,
+  type ResultMeta,
+  readMeta,
+  readStoredText,
+  resultPaths,
+} from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
 import { buildSummary, DEFAULT_BUDGET, DEFAULT_TAIL_RATIO, renderSummary } from '../summary/render.js';
@@ -16,20 +23,24 @@ export async function showResult(opts: ShowOptions): Promise<number> {
   const dir = openRunDir(opts.runDir);
   const meta = readMeta(dir, opts.id);
   const paths = resultPaths(dir, opts.id);
-  if (meta.state === 'complete' && existsSync(paths.summary)) {
-    opts.print(readFileSync(paths.summary, 'utf8'));
+  const saved = meta.state === 'complete' ? readStoredText(paths.summary) : undefined;
+  if (saved !== undefined) {
+    opts.print(saved);
     return 0;
   }
-  opts.print(await summarizeStored(paths.output, meta));
+  opts.print(await summarizeStored(paths.output, meta, openStoredOutput(dir, opts.id)));
   return 0;
 }
 
-/** Summarises a stored output that has no saved summary: a run still going, or one cut off. */
-export async function summarizeStored(path: string, meta: ResultMeta): Promise<string> {
+/**
+ * Summarises a stored output that has no saved summary: a run still going, or one cut off.
+ * `fd`, when given, is the output already opened (and closed here); otherwise `path` is opened.
+ */
+export async function summarizeStored(path: string, meta: ResultMeta, fd?: number): Promise<string> {
   const budget = meta.summary?.budget ?? DEFAULT_BUDGET;
   const collector = new Collector({ keepBytes: keepBytesFor(budget) });
   let bytes = 0;
-  for await (const chunk of createReadStream(path)) {
+  for await (const chunk of fd === undefined ? createReadStream(path) : createReadStream('', { fd })) {
     collector.push(chunk as Buffer);
     bytes += (chunk as Buffer).length;
   }

@@ -6,7 +6,8 @@
  * `headBytes` and the last `tailBytes` (cut at line boundaries); the middle is only counted
  * (for line numbers) and recorded as a gap, which search covers with a streaming scan.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openFileForRead } from '../store/safe-open.js';
 import { cleanLine } from '../summary/clean.js';
 import { BLOCK_LINES, forEachLine } from './chunk.js';
 import { addTrigrams, trigramFilterBytes } from './filters.js';
@@ -157,7 +158,7 @@ export function buildIndex(
   path: string,
   coverage: Coverage = DEFAULT_COVERAGE,
 ): { data: Buffer; stamp: SourceStamp } {
-  const fd = openSync(path, 'r');
+  const fd = openFileForRead(path);
   try {
     const st = fstatSync(fd);
     const size = st.size;

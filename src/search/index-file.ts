@@ -16,7 +16,8 @@
  * Nothing in an index is trusted: a file with a wrong magic, length, trailer, stamp or section,
  * or whose content fails to decode, is reported as unusable and rebuilt from the output.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { isPlanted, openFileForRead } from '../store/safe-open.js';
 import { gramsMayHold, mayHold } from './filters.js';
 
 export const MAGIC = Buffer.from('ctxwrap-index 4\n');
@@ -100,7 +101,7 @@ export class IndexReader {
 
   /** Opens an index file and checks its frame; throws UnusableIndex when it cannot be used. */
   static open(path: string, stamp: Stamp): IndexReader {
-    const fd = openSync(path, 'r');
+    const fd = openIndexFile(path);
     try {
       const buf = Buffer.allocUnsafe(FIRST_READ);
       const got = readSync(fd, buf, 0, FIRST_READ, 0);
@@ -445,4 +446,17 @@ export function headOf(data: Buffer): Buffer {
   const headerLen = data.readUInt32LE(MAGIC.length);
   const header = JSON.parse(data.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + headerLen)) as Header;
   return data.subarray(0, header.skip[0] + header.skip[1]);
+}
+
+/**
+ * Opens an index file without following a link or blocking on a FIFO; something planted there
+ * is an unusable index (rebuilt), a missing file stays ENOENT.
+ */
+export function openIndexFile(path: string): number {
+  try {
+    return openFileForRead(path);
+  } catch (error) {
+    if (isPlanted(error)) throw new UnusableIndex(`${path} is not a regular file`);
+    throw error;
+  }
 }

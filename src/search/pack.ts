@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ID_PATTERN } from '../store/ids.js';
-import { headOf, IndexReader, type Stamp, UnusableIndex } from './index-file.js';
+import { headOf, IndexReader, openIndexFile, type Stamp, UnusableIndex } from './index-file.js';
 
 const MAGIC = Buffer.from('ctxwrap-pack 1\n');
 const TRAILER = Buffer.from('ctxwrap-pack-end 1\n');
@@ -72,7 +72,7 @@ export function writePack(dir: string, items: PackItem[]): string {
   len.writeUInt32LE(dirLen);
   const path = join(dir, `pack-${randomBytes(4).toString('hex')}.pack`);
   const tmp = `${path}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w', 0o600);
+  const fd = openSync(tmp, 'wx', 0o600);
   try {
     for (const part of [MAGIC, len, directory, ...items.map((x) => x.head)]) writeAll(fd, part);
     for (const x of items) x.write(fd);
@@ -110,7 +110,7 @@ export class Pack {
 
   /** Opens a pack and checks its frame; throws UnusableIndex when it cannot be used. */
   static open(path: string): Pack {
-    const fd = openSync(path, 'r');
+    const fd = openIndexFile(path);
     try {
       const size = fstatSync(fd).size;
       if (size < MAGIC.length + 4 + TRAILER.length) throw new UnusableIndex('short pack');

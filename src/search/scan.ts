@@ -5,10 +5,11 @@
  * and finds query words as written, in lower case, in upper case and capitalised (a fast byte
  * search, not a full case fold); each line found is checked as the index would match it.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import type { Entry } from '../store/registry.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
+import { openFileForRead } from '../store/safe-open.js';
 import { cleanLine } from '../summary/clean.js';
 import { BLOCK_LINES, CONTEXT } from './chunk.js';
 import type { Header } from './index-file.js';
@@ -122,7 +123,7 @@ export function scanGaps(
   const of = resolved.leaves.length + resolved.absent.length;
   for (const { entry, header } of items) {
     if (header.gaps.length === 0 || words.length === 0) continue;
-    const fd = openSync(resultPaths(dir, entry.meta.id).output, 'r');
+    const fd = openFileForRead(resultPaths(dir, entry.meta.id).output);
     try {
       for (const gap of header.gaps) {
         const lines = scanGap(fd, gap, words);

@@ -99,14 +99,19 @@ function openAll(
   return { open, built };
 }
 
-/** Runs `f`; an index found unusable while reading is rebuilt (once) and `f` runs again. */
+/**
+ * Runs `f`; an index found unusable while reading is rebuilt and `f` runs again, as often as
+ * reading finds another broken one (a damaged pack breaks many): each round rebuilds at least
+ * one from its output, so this ends.
+ */
 function withRebuild<T>(store: IndexStore, all: Open[], f: () => T): T {
   for (let attempt = 0; ; attempt++) {
     try {
       return f();
     } catch (error) {
-      if (!(error instanceof UnusableIndex) || attempt > 0) throw error;
+      if (!(error instanceof UnusableIndex)) throw error;
       const broken = all.filter((o) => o.source.reader.broken);
+      if (attempt > all.length || (attempt > 0 && broken.length === 0)) throw error;
       for (const o of broken.length > 0 ? broken : all) {
         o.source.reader.close();
         const again = store.open(o.entry, true);

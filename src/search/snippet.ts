@@ -2,7 +2,8 @@
  * Reading the lines of a hit back from the stored output, through the block table of its index
  * (byte offset of every block), so that no more than the lines shown is read.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openFileForRead } from '../store/safe-open.js';
 import type { BlockTable, Header } from './index-file.js';
 
 /** Most bytes kept of one line (the display cuts it further). */
@@ -43,7 +44,7 @@ export function readLines(
   let line = table.line(k);
   let pos = table.offset(k);
   const out: string[] = [];
-  const fd = openSync(path, 'r');
+  const fd = openFileForRead(path);
   try {
     const buf = Buffer.allocUnsafe(64 * 1024);
     let partial: Buffer[] = [];

@@ -9,9 +9,9 @@
  * kept in memory only.
  */
 import {
+  lstatSync,
   mkdirSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -23,6 +23,7 @@ import { ID_PATTERN, validateId } from '../store/ids.js';
 import type { Entry } from '../store/registry.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
+import { readBytesNoFollow } from '../store/safe-open.js';
 import { buildIndex, type Coverage } from './build.js';
 import { buildInWorkers, canBuildInWorkers } from './build-workers.js';
 import { IndexReader, type Stamp, UnusableIndex } from './index-file.js';
@@ -224,7 +225,8 @@ export class IndexStore {
   private ensureDir(): boolean {
     try {
       mkdirSync(indexDir(this.dir), { recursive: true, mode: 0o700 });
-      return true;
+      // A link planted in its place is not written through: no index is kept then.
+      return lstatSync(indexDir(this.dir)).isDirectory();
     } catch {
       return false;
     }
@@ -274,7 +276,7 @@ export class IndexStore {
       const path = indexPath(this.dir, x.id);
       const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(16).slice(2, 10)}`;
       try {
-        writeFileSync(tmp, x.data, { mode: 0o600 });
+        writeFileSync(tmp, x.data, { mode: 0o600, flag: 'wx' });
         renameSync(tmp, path);
         this.loose.add(x.id);
       } catch {
@@ -298,7 +300,7 @@ export class IndexStore {
       const stamp = stampOf(resultPaths(this.dir, id).output);
       if (!stamp) continue;
       try {
-        const data = readFileSync(indexPath(this.dir, id));
+        const data = readBytesNoFollow(indexPath(this.dir, id));
         IndexReader.fromBuffer(data, stamp);
         items.push(itemOf(id, data));
       } catch {

@@ -5,7 +5,8 @@
  * in upper case and capitalised, checks every line found (cleaned) in a case-blind way, and
  * turns the lines into postings of the blocks that hold them, so they are ranked like the rest.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openFileForRead } from '../store/safe-open.js';
 import { cleanLine } from '../summary/clean.js';
 import type { BlockTable, Header, Postings } from './index-file.js';
 
@@ -55,7 +56,7 @@ export function findInside(
   }));
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openFileForRead(path);
   } catch {
     return found;
   }

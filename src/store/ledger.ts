@@ -3,9 +3,10 @@
  * so that `stats` can count the real cost of read-backs. One JSON line per print, appended
  * with O_APPEND (atomic for lines this short, even with many writers).
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunDir } from './run-dir.js';
+import { openFileForAppend, readFileNoFollow } from './safe-open.js';
 
 export interface LedgerLine {
   /** Milliseconds since the epoch. */
@@ -25,7 +26,12 @@ export function ledgerPath(dir: RunDir): string {
 /** Records one print; never fails the command that printed. */
 export function record(dir: RunDir, line: Omit<LedgerLine, 't'>): void {
   try {
-    appendFileSync(ledgerPath(dir), `${JSON.stringify({ t: Date.now(), ...line })}\n`, { mode: 0o600 });
+    const fd = openFileForAppend(ledgerPath(dir));
+    try {
+      writeSync(fd, `${JSON.stringify({ t: Date.now(), ...line })}\n`);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     /* the ledger is for statistics only */
   }
@@ -35,7 +41,7 @@ export function record(dir: RunDir, line: Omit<LedgerLine, 't'>): void {
 export function readLedger(dir: RunDir): LedgerLine[] {
   let text: string;
   try {
-    text = readFileSync(ledgerPath(dir), 'utf8');
+    text = readFileNoFollow(ledgerPath(dir));
   } catch {
     return [];
   }

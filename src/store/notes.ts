@@ -5,13 +5,14 @@
  * (`note`, atomically), and nothing else ever rewrites it. `ResultMeta.note` is still read, as
  * a fallback, for metadata that carries one.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtxwrapError } from '../errors.js';
 import { cleanLine } from '../summary/clean.js';
 import { validateId } from './ids.js';
 import { type ResultMeta, writeAtomic } from './results.js';
 import type { RunDir } from './run-dir.js';
+import { readFileNoFollow } from './safe-open.js';
 
 /** Longest note kept, in characters. */
 export const NOTE_MAX_CHARS = 300;
@@ -23,7 +24,7 @@ export function notePath(dir: RunDir, id: string): string {
 /** A result's note, if one was set. */
 export function readNote(dir: RunDir, meta: ResultMeta): string | undefined {
   try {
-    const text = readFileSync(notePath(dir, meta.id), 'utf8').trim();
+    const text = readFileNoFollow(notePath(dir, meta.id)).trim();
     return text === '' ? undefined : text;
   } catch {
     return meta.note;

@@ -5,11 +5,12 @@
  * `tool_results/`, the `last/` pointers, the ledger and the prune stamp. Directories are removed
  * only when that leaves them empty.
  */
-import { lstatSync, readdirSync, rmdirSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ID_PATTERN } from './ids.js';
 import { ledgerPath } from './ledger.js';
 import { type Entry, listEntries, resolveTtl } from './registry.js';
+import { writeAtomic } from './results.js';
 import type { RunDir } from './run-dir.js';
 
 /** Files of no result (a crash between creating an output and its metadata) wait this long. */
@@ -162,7 +163,7 @@ export function maybePrune(dir: RunDir, now = Date.now()): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
     }
-    writeFileSync(stamp, '', { mode: 0o600 });
+    writeAtomic(stamp, ''); // a rename: never writes through a link planted there
     const request = { olderThanMs: resolveTtl(), now };
     applyClean(dir, planClean(dir, request), request);
   } catch {

@@ -2,12 +2,13 @@
  * The registry of a run directory: the result metadata files are the only authority on what
  * exists. An id that appears in some tool's output but has no metadata here does not exist.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../parse-duration.js';
 import { ID_PATTERN } from './ids.js';
-import { isAbandoned, type ResultMeta } from './results.js';
+import { isAbandoned, parseMeta, type ResultMeta } from './results.js';
 import type { RunDir } from './run-dir.js';
+import { readFileNoFollow } from './safe-open.js';
 
 /** Default time to live of a result: 7 days (CTXWRAP_TTL overrides). */
 export const DEFAULT_TTL_MS = 7 * 86_400_000;
@@ -53,8 +54,8 @@ export function listEntries(dir: RunDir): Entry[] {
     const id = name.slice(0, -'.json'.length);
     if (!ID_PATTERN.test(id)) continue;
     try {
-      const meta = JSON.parse(readFileSync(join(dir.results, name), 'utf8')) as ResultMeta;
-      if (meta.id !== id) continue;
+      const meta = parseMeta(readFileNoFollow(join(dir.results, name)), id);
+      if (!meta) continue;
       const startedMs = Date.parse(meta.startedAt);
       entries.push({ meta, state: stateOf(meta), startedMs: Number.isNaN(startedMs) ? 0 : startedMs });
     } catch {

@@ -1,11 +1,22 @@
 /** The on-disk layout of one result, its metadata, and the pointer to a command's last run. */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
 import type { LineRange } from '../shield.js';
 import { fnv1a } from '../summary/hash.js';
 import { validateId } from './ids.js';
 import type { RunDir } from './run-dir.js';
+import { isPlanted, openFileForRead, openFileForWrite, readFileNoFollow } from './safe-open.js';
 
 /** How a run ended. */
 export type EndReason =
@@ -44,6 +55,8 @@ export interface ResultMeta {
   /** A one-line explanation when the run did not simply exit. */
   status?: string;
   bytes?: number;
+  /** Set when fewer bytes than `bytes` reached the stored file (disk full, ...). */
+  storedBytes?: number;
   lines?: number;
   stderrBytes?: number;
   stderrLines?: number;
@@ -83,15 +96,50 @@ export function resultPaths(dir: RunDir, id: string): ResultPaths {
   };
 }
 
-/** Writes a file atomically: a temporary file in the same directory, then a rename. */
+/**
+ * Writes a file atomically: a new temporary file in the same directory (never an existing one,
+ * so never through a planted link), then a rename over whatever was at `path`.
+ */
 export function writeAtomic(path: string, data: string): void {
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(16).slice(2, 10)}`;
-  writeFileSync(tmp, data, { mode: 0o600 });
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, path);
+  } catch (error) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
+    throw error;
+  }
 }
 
+/**
+ * Writes a result's metadata atomically. On a full disk (no room for the temporary file) the
+ * existing metadata file is overwritten in place instead, in the blocks it already has, so that
+ * a run that filled the disk does not stay 'running' for ever.
+ */
 export function writeMeta(dir: RunDir, meta: ResultMeta): void {
-  writeAtomic(resultPaths(dir, meta.id).meta, `${JSON.stringify(meta, null, 2)}\n`);
+  const path = resultPaths(dir, meta.id).meta;
+  const text = `${JSON.stringify(meta, null, 2)}\n`;
+  try {
+    writeAtomic(path, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOSPC' && code !== 'EDQUOT') throw error;
+    overwriteInPlace(path, Buffer.from(text));
+  }
+}
+
+function overwriteInPlace(path: string, data: Buffer): void {
+  const fd = openFileForWrite(path);
+  try {
+    for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off, off);
+    ftruncateSync(fd, data.length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads a result's metadata; an unknown id is a one-line error naming the run directory. */
@@ -99,20 +147,64 @@ export function readMeta(dir: RunDir, id: string): ResultMeta {
   const paths = resultPaths(dir, id);
   let text: string;
   try {
-    text = readFileSync(paths.meta, 'utf8');
-  } catch {
+    text = readFileNoFollow(paths.meta);
+  } catch (error) {
+    if (isPlanted(error))
+      throw new CtxwrapError(
+        `the metadata of result '${id}' in ${dir.root} is not a regular file (a link?); not reading it`,
+        EXIT_FAILURE,
+      );
     throw new CtxwrapError(`no result '${id}' in ${dir.root} (see 'ctxwrap list')`, EXIT_FAILURE);
   }
+  const meta = parseMeta(text, id);
+  if (!meta) throw new CtxwrapError(`the metadata of result '${id}' in ${dir.root} is damaged`, EXIT_FAILURE);
+  return meta;
+}
+
+/** Parses a metadata file's text; undefined unless it is an object about `id` with the fields every reader uses. */
+export function parseMeta(text: string, id: string): ResultMeta | undefined {
+  let meta: ResultMeta;
   try {
-    return JSON.parse(text) as ResultMeta;
+    meta = JSON.parse(text) as ResultMeta;
   } catch {
-    throw new CtxwrapError(`the metadata of result '${id}' in ${dir.root} is damaged`, EXIT_FAILURE);
+    return undefined;
+  }
+  if (typeof meta !== 'object' || meta === null || meta.id !== id) return undefined;
+  if (meta.state !== 'running' && meta.state !== 'complete') return undefined;
+  if (typeof meta.startedAt !== 'string' || !Array.isArray(meta.command)) return undefined;
+  return meta;
+}
+
+/**
+ * Opens a result's stored output for reading (a file descriptor), never through a link: a
+ * missing or planted file is a one-line CtxwrapError.
+ */
+export function openStoredOutput(dir: RunDir, id: string): number {
+  try {
+    return openFileForRead(resultPaths(dir, id).output);
+  } catch (error) {
+    if (isPlanted(error))
+      throw new CtxwrapError(
+        `the output of '${id}' in ${dir.root} is not a regular file (a link?); not reading it`,
+        EXIT_FAILURE,
+      );
+    throw new CtxwrapError(`the output of '${id}' is gone from ${dir.root}`, EXIT_FAILURE);
+  }
+}
+
+/** A stored text file of a result (its summary), or undefined when missing or not a regular file. */
+export function readStoredText(path: string): string | undefined {
+  try {
+    return readFileNoFollow(path);
+  } catch {
+    return undefined;
   }
 }
 
 /** True when the process that writes a running result is gone: the result is incomplete. */
 export function isAbandoned(meta: ResultMeta): boolean {
   if (meta.state !== 'running') return false;
+  if (!Number.isSafeInteger(meta.pid) || meta.pid <= 0) return true;
   try {
     process.kill(meta.pid, 0);
     return false;
@@ -131,7 +223,7 @@ function lastPointer(dir: RunDir, cwd: string, command: readonly string[]): stri
 /** The id of the last complete run of the same command in the same directory, if any. */
 export function lastRunOf(dir: RunDir, cwd: string, command: readonly string[]): string | undefined {
   try {
-    const p = JSON.parse(readFileSync(lastPointer(dir, cwd, command), 'utf8')) as {
+    const p = JSON.parse(readFileNoFollow(lastPointer(dir, cwd, command))) as {
       id: string;
       cwd: string;
       command: string[];
@@ -146,19 +238,24 @@ export function lastRunOf(dir: RunDir, cwd: string, command: readonly string[]):
 
 export function setLastRun(dir: RunDir, cwd: string, command: readonly string[], id: string): void {
   const path = lastPointer(dir, cwd, command);
+  const last = join(dir.root, 'last');
   try {
-    writeAtomic(path, JSON.stringify({ id, cwd, command }));
+    if (!lstatSync(last).isDirectory()) return; // a link or a file planted there: leave it
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    mkdirSync(join(dir.root, 'last'), { recursive: true, mode: 0o700 });
-    writeAtomic(path, JSON.stringify({ id, cwd, command }));
+    try {
+      mkdirSync(last, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
+  writeAtomic(path, JSON.stringify({ id, cwd, command }));
 }
 
 /** A previous run's fingerprint (distinct normalised salient lines), or undefined. */
 export function readFingerprint(dir: RunDir, id: string): number[] | undefined {
   try {
-    const fp = JSON.parse(readFileSync(resultPaths(dir, id).fingerprint, 'utf8')) as { lines: number[] };
+    const fp = JSON.parse(readFileNoFollow(resultPaths(dir, id).fingerprint)) as { lines: number[] };
     return Array.isArray(fp.lines) ? fp.lines.filter((n) => Number.isInteger(n)) : undefined;
   } catch {
     return undefined;

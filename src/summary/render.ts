@@ -5,7 +5,7 @@
 import { formatBytes, formatCount, formatDuration, formatTokens } from '../format.js';
 import { type Shield, shieldFor } from '../shield.js';
 import { estimateTokens } from '../tokens.js';
-import { cleanLines } from './clean.js';
+import { cleanLines, showControls } from './clean.js';
 import type { Candidate, Collected, LongLine, NumberedLine } from './collector.js';
 import { dedupeKey } from './salience.js';
 
@@ -57,9 +57,12 @@ export const DEFAULT_BUDGET = 2000;
 export const DEFAULT_TAIL_RATIO = 0.7;
 const MIN_BUDGET = 200;
 
-/** Marks output lines that could pass for ctxwrap's own, so that they cannot. */
+/**
+ * Marks output lines that could pass for ctxwrap's own, so that they cannot: also behind spaces
+ * and invisible format characters (zero-width space, word joiner, BOM).
+ */
 export function inert(text: string): string {
-  return /^\s*\\*\[ctxwrap\b/i.test(text) ? `\\${text}` : text;
+  return /^[\s\p{Cf}]*\\*\[ctxwrap\b/iu.test(text) ? `\\${text}` : text;
 }
 
 function meta(text: string): SummaryLine {
@@ -67,9 +70,9 @@ function meta(text: string): SummaryLine {
 }
 
 function statusPart(facts: RunFacts): string {
-  if (facts.exitCode === null) return facts.status ?? 'incomplete';
+  if (facts.exitCode === null) return facts.status ? showControls(facts.status) : 'incomplete';
   const exit = `exit ${facts.exitCode}`;
-  return facts.status ? `${exit} (${facts.status})` : exit;
+  return facts.status ? `${exit} (${showControls(facts.status)})` : exit;
 }
 
 function headerLine(c: Collected, facts: RunFacts): string {
@@ -79,7 +82,7 @@ function headerLine(c: Collected, facts: RunFacts): string {
     formatBytes(c.bytes),
     `~${formatTokens(estimateTokens(c.bytes))} tokens`,
     formatDuration(facts.durationMs),
-    `full output: ${facts.path}`,
+    `full output: ${showControls(facts.path)}`,
   ];
   return `[ctxwrap ${facts.id}] ${parts.join(' · ')}`;
 }
@@ -287,7 +290,7 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
       kind: 'binary',
       lines: [
         meta(
-          `[ctxwrap ${facts.id}] ${statusPart(facts)} · binary output (${type}${formatBytes(c.bytes)}) not shown · ${formatDuration(facts.durationMs)} · full output: ${facts.path}`,
+          `[ctxwrap ${facts.id}] ${statusPart(facts)} · binary output (${type}${formatBytes(c.bytes)}) not shown · ${formatDuration(facts.durationMs)} · full output: ${showControls(facts.path)}`,
         ),
       ],
     };

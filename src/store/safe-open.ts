@@ -1,0 +1,64 @@
+/**
+ * Opening files inside the run directory without trusting what is there: a symbolic link is never
+ * followed (O_NOFOLLOW), a FIFO or device never blocks the open (O_NONBLOCK) and is refused, so
+ * that a file planted in place of a result cannot make ctxwrap read, print or append to anything
+ * outside the run directory.
+ */
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
+
+/** Thrown when the path opened is a FIFO, a device or a directory rather than a regular file. */
+export class NotRegularFile extends Error {
+  readonly code = 'ENOTREG';
+  constructor(readonly path: string) {
+    super(`${path} is not a regular file`);
+  }
+}
+
+function checkedOpen(path: string, flags: number, mode?: number): number {
+  const fd = openSync(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+  try {
+    if (!fstatSync(fd).isFile()) throw new NotRegularFile(path);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
+}
+
+/** Opens a regular file for reading; a link (ELOOP), a FIFO or a device is refused. */
+export function openFileForRead(path: string): number {
+  return checkedOpen(path, O_RDONLY);
+}
+
+/** Reads a whole regular file as UTF-8 without following a link. */
+export function readFileNoFollow(path: string): string {
+  return readBytesNoFollow(path).toString('utf8');
+}
+
+/** Reads a whole regular file without following a link. */
+export function readBytesNoFollow(path: string): Buffer {
+  const fd = openFileForRead(path);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Opens (creating it 0600 if needed) a regular file to append to, without following a link. */
+export function openFileForAppend(path: string): number {
+  return checkedOpen(path, O_WRONLY | O_APPEND | O_CREAT, 0o600);
+}
+
+/** Opens an existing regular file to overwrite, without following a link or creating it. */
+export function openFileForWrite(path: string): number {
+  return checkedOpen(path, O_WRONLY);
+}
+
+/** True for the errors the functions above give for something planted in place of a file. */
+export function isPlanted(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ELOOP' || code === 'ENOTREG' || code === 'EMLINK';
+}
