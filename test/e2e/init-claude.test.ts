@@ -1,6 +1,15 @@
 // `ctxwrap init claude` on a temp project (and a temp HOME for --global): installs the hooks and
 // the instructions, changes nothing the second time, and --uninstall puts back what was there.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BLOCK_END, BLOCK_START } from '../../src/hook/claude-settings.js';
@@ -127,7 +136,11 @@ describe('ctxwrap init claude', () => {
   });
 
   it('names ctxwrap by its path when it is not on PATH', () => {
-    const r = ctxwrap(['init', 'claude'], { env: { ...box.env, PATH: '/usr/bin:/bin' }, cwd: project });
+    // A PATH with node alone: a ctxwrap installed on this machine (npm link) must not count.
+    const nodeOnly = mkdtempSync(join(tmpdir(), 'ctxwrap-node-only-'));
+    symlinkSync(process.execPath, join(nodeOnly, 'node'));
+    const r = ctxwrap(['init', 'claude'], { env: { ...box.env, PATH: nodeOnly }, cwd: project });
+    rmSync(nodeOnly, { recursive: true, force: true });
     expect(r.code).toBe(0);
     const command = JSON.parse(read(settingsPath())).hooks.PreToolUse[0].hooks[0].command as string;
     expect(command).toMatch(/^\/\S+\/bin\/ctxwrap\.js hook claude$/);
