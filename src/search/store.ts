@@ -250,7 +250,11 @@ export class IndexStore {
         const stamp = stampOf(resultPaths(this.dir, x.id).output);
         if (!stamp) continue;
         try {
-          this.swapped.set(x.id, pack.reader(x.id, stamp));
+          const reader = pack.reader(x.id, stamp);
+          // A reader built ahead and not yet handed out is replaced here; one handed out is
+          // replaced by the caller (takeSwaps).
+          if (this.ready.has(x.id)) this.ready.set(x.id, reader);
+          else this.swapped.set(x.id, reader);
         } catch {
           /* keep the reader in memory */
         }

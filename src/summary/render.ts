@@ -203,7 +203,8 @@ function take(pool: NumberedLine[], room: number, stopAt: (line: number) => bool
     const text = inert(cur.text);
     let run: Entry[];
     let j = runEnd(i, (a, b) => a.text === b.text);
-    if (j > i) {
+    // Two equal lines cost less shown than folded; three or more fold into one and a count.
+    if (j > i + 1) {
       // Identical lines: the line once, and how many times more it came.
       const [first, last] = [Math.min(cur.line, at(j).line), Math.max(cur.line, at(j).line)];
       run = [

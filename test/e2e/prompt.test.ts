@@ -82,3 +82,10 @@ describe('ctxwrap prompt', () => {
     expect(missing.every((s) => s === 'read' || s === 'search')).toBe(true);
   });
 });
+
+describe('the README', () => {
+  it('shows the very text ctxwrap prompt prints', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`\`\`\`markdown\n${PROMPT_MARKDOWN}\`\`\``);
+  });
+});

@@ -27,6 +27,7 @@ describe('scoreLine', () => {
     ['CC obj/file.o', 'plain'],
     ['gcc -Wall -Wfatal-errors -Werror=format -c -o lapi.o lapi.c', 'plain'],
     ['compiling src/errors.c', 'plain'],
+    [' ✓ test/parse.test.ts > parseURL > https://domain.test:3000#owo 0ms', 'plain'],
     ['', 'plain'],
   ])('%j is %s', (line, kind) => {
     expect(scoreLine(line).kind).toBe(kind);
