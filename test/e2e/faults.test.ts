@@ -141,7 +141,8 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
     // ctxwrap a few ms later, again and again: they land while the summary is made and printed.
     const runDir = scratch();
     for (const delay of ['0', '0.005', '0.02', '0.05']) {
-      const storm = `(sleep ${delay}; for i in 1 2 3 4 5 6; do kill -HUP $PPID; kill -INT $PPID; kill -TERM $PPID; sleep 0.003; done) >/dev/null 2>&1 &`;
+      // The storm starts once the command's shell ($$) has exited, so that it always lands after.
+      const storm = `(while kill -0 $$; do sleep 0.001; done; sleep ${delay}; for i in 1 2 3 4 5 6; do kill -HUP $PPID; kill -INT $PPID; kill -TERM $PPID; sleep 0.003; done) >/dev/null 2>&1 &`;
       const r = await ctxwrap(['-c', `seq 1 200000; ${storm} exit 0`], { runDir });
       expect(r.exitCode, `delay ${delay}`).toBe(0);
       const id = (/^\[ctxwrap ([a-z0-9-]+_[0-9a-f]{8})\]/.exec(r.stdout as string) ?? [])[1] as string;
