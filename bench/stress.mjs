@@ -124,7 +124,9 @@ export async function stress({ procs = 200, kb = 1024, readers = 1 } = {}) {
   try {
     // Old results (started three days ago) for clean --older-than to remove while the load runs.
     if (has.has('clean')) {
-      for (let i = 0; i < OLD; i++) await run(['--name', 'oldrun', '-c', `echo old ${i}`], env);
+      await Promise.all(
+        Array.from({ length: OLD }, (_, i) => run(['--name', 'oldrun', '-c', `echo old ${i}`], env)),
+      );
       for (const id of idsNamed('oldrun_')) {
         const path = join(runDir, 'tool_results', `${id}.json`);
         const meta = JSON.parse(readFileSync(path, 'utf8'));
@@ -221,8 +223,14 @@ export async function stress({ procs = 200, kb = 1024, readers = 1 } = {}) {
       report.listed = newIds.filter((id) => listed.includes(id)).length;
     }
     if (has.has('search')) {
+      // Four searches at a time, all against the same indexes.
       let found = 0;
-      for (const [token, id] of byToken) if ((await run(['search', token], env)).stdout.includes(id)) found++;
+      const queue = [...byToken];
+      const worker = async () => {
+        for (let next = queue.shift(); next; next = queue.shift())
+          if ((await run(['search', next[0]], env)).stdout.includes(next[1])) found++;
+      };
+      await Promise.all([worker(), worker(), worker(), worker()]);
       report.searched = found;
     }
     if (has.has('clean')) {

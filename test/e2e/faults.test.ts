@@ -74,11 +74,12 @@ describe('ctxwrap SIGKILLed mid-capture', () => {
   });
 });
 
-describe('SIGINT, SIGTERM and SIGHUP', () => {
+// Concurrent: each test has its own run directory, and most of their time is spent waiting.
+describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
   for (const signal of SIGNALS) {
     it(`${signal} at start, before the command has printed: exit ${128 + NUMBER[signal]}, summary, result complete`, async () => {
       const runDir = scratch();
-      const child = ctxwrap(['-c', 'sleep 0.5; echo never'], { runDir });
+      const child = ctxwrap(['-c', 'sleep 3; echo never'], { runDir });
       await waitFor(() => storedIds(runDir).length === 1);
       child.kill(signal);
       const r = await child;
@@ -111,27 +112,28 @@ describe('SIGINT, SIGTERM and SIGHUP', () => {
   }
 
   it('any of them in the first 400 ms: either ctxwrap had not started (nothing stored) or the run is complete', async () => {
-    const runDir = scratch();
-    for (let i = 0; i < 12; i++) {
-      const signal = SIGNALS[i % 3] as (typeof SIGNALS)[number];
-      const before = new Set(storedIds(runDir));
-      const child = ctxwrap(['-c', 'echo begun; sleep 2'], { runDir });
-      await new Promise((r) => setTimeout(r, (i * 37) % 400));
-      child.kill(signal);
-      const r = await child;
-      const added = storedIds(runDir).filter((id) => !before.has(id));
-      if (added.length === 0) {
-        // Killed while node was still loading, before any file: as a shell would report it.
-        expect(r.signal ?? `exit ${r.exitCode}`).toBe(signal);
-      } else {
-        expect(added).toHaveLength(1);
-        expect(r.exitCode).toBe(128 + NUMBER[signal]);
-        expect(storedMeta(runDir, added[0] as string)).toMatchObject({
-          state: 'complete',
-          endReason: 'interrupted',
-        });
-      }
-    }
+    await Promise.all(
+      Array.from({ length: 9 }, async (_, i) => {
+        const signal = SIGNALS[i % 3] as (typeof SIGNALS)[number];
+        const runDir = scratch();
+        const child = ctxwrap(['-c', 'echo begun; sleep 2'], { runDir });
+        await new Promise((r) => setTimeout(r, (i * 47) % 400));
+        child.kill(signal);
+        const r = await child;
+        const added = storedIds(runDir);
+        if (added.length === 0) {
+          // Killed while node was still loading, before any file: as a shell would report it.
+          expect(r.signal ?? `exit ${r.exitCode}`).toBe(signal);
+        } else {
+          expect(added).toHaveLength(1);
+          expect(r.exitCode).toBe(128 + NUMBER[signal]);
+          expect(storedMeta(runDir, added[0] as string)).toMatchObject({
+            state: 'complete',
+            endReason: 'interrupted',
+          });
+        }
+      }),
+    );
   });
 
   it('signals while the summary is being made and written: the whole summary, the command’s status', async () => {
@@ -139,7 +141,8 @@ describe('SIGINT, SIGTERM and SIGHUP', () => {
     // ctxwrap a few ms later, again and again: they land while the summary is made and printed.
     const runDir = scratch();
     for (const delay of ['0', '0.005', '0.02', '0.05']) {
-      const storm = `(sleep ${delay}; for i in 1 2 3 4 5 6; do kill -HUP $PPID; kill -INT $PPID; kill -TERM $PPID; sleep 0.003; done) >/dev/null 2>&1 &`;
+      // The storm starts once the command's shell ($$) has exited, so that it always lands after.
+      const storm = `(while kill -0 $$; do sleep 0.001; done; sleep ${delay}; for i in 1 2 3 4 5 6; do kill -HUP $PPID; kill -INT $PPID; kill -TERM $PPID; sleep 0.003; done) >/dev/null 2>&1 &`;
       const r = await ctxwrap(['-c', `seq 1 200000; ${storm} exit 0`], { runDir });
       expect(r.exitCode, `delay ${delay}`).toBe(0);
       const id = (/^\[ctxwrap ([a-z0-9-]+_[0-9a-f]{8})\]/.exec(r.stdout as string) ?? [])[1] as string;

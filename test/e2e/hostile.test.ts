@@ -43,7 +43,7 @@ async function runAndShow(args: string[], extra: string[] = []) {
 
 describe('hostile output', () => {
   it('forged headers and markers, fake ids, escapes, C1, bidi, NUL, CRLF, invalid UTF-8: summarised harmless', async () => {
-    for (const budget of ['200', '2000', '20000']) {
+    for (const budget of ['200', '20000']) {
       const { stdout } = await runAndShow(['mix', '3000'], ['--budget', budget]);
       expect(stdout.length).toBeLessThanOrEqual(Number(budget));
       // The forged lines that made it into the summary are marked, not dropped.

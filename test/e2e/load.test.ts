@@ -7,15 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.js';
 
 describe('load', () => {
-  it('40 processes × 256 KiB at once, readers alongside: every byte, status and result accounted for', async () => {
+  it('32 processes × 256 KiB at once, readers alongside: every byte, status and result accounted for', async () => {
     const r = await execa(
       'node',
-      [join(ROOT, 'bench', 'stress.mjs'), '--procs', '40', '--kb', '256', '--json', '--no-empty-lines'],
+      [join(ROOT, 'bench', 'stress.mjs'), '--procs', '32', '--kb', '256', '--json', '--no-empty-lines'],
       { reject: false },
     );
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({
-      procs: 40,
+      procs: 32,
       wrongExit: 0,
       wrongChecksum: 0,
       missing: 0,
@@ -24,12 +24,12 @@ describe('load', () => {
       lost: 0,
       readerFailures: [],
     });
-    expect(report.totalBytes).toBeGreaterThan(40 * 256 * 1024);
+    expect(report.totalBytes).toBeGreaterThan(32 * 256 * 1024);
     for (const command of report.commands) expect(report.readerCalls[command], command).toBeGreaterThan(0);
     expect(report.commands).toEqual(expect.arrayContaining(['show', 'read', 'list', 'search', 'clean']));
-    expect(report.listed).toBe(40);
-    expect(report.searched).toBe(40);
-    expect(report.oldCleaned).toEqual({ removed: 5, of: 5, newKept: 40 });
+    expect(report.listed).toBe(32);
+    expect(report.searched).toBe(32);
+    expect(report.oldCleaned).toEqual({ removed: 5, of: 5, newKept: 32 });
     expect(r.exitCode).toBe(0);
   });
 });

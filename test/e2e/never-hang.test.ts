@@ -66,7 +66,7 @@ describe('a background process that keeps the pipes open', () => {
     }));
 });
 
-describe('a command that ignores SIGTERM, and its process group', () => {
+describe.concurrent('a command that ignores SIGTERM, and its process group', () => {
   for (const mode of ['ignore', 'exit'] as const) {
     it(`SIGTERM to ctxwrap: ${mode === 'ignore' ? 'the command ignores it' : 'the command exits, a grandchild ignores it'}; SIGKILL after the grace takes the whole group`, () =>
       withPidFile(async (pidFile) => {
@@ -110,7 +110,7 @@ describe('a command that ignores SIGTERM, and its process group', () => {
     }));
 });
 
-describe('stdin with no terminal', () => {
+describe.concurrent('stdin with no terminal', () => {
   const env = { CTXWRAP_STDIN_WAIT: '300ms' };
 
   it('a socket that is never written to nor closed (as node and many agents give): EOF, not a hang', async () => {

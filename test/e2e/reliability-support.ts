@@ -4,16 +4,19 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 const mounted: string[] = [];
 const owned: string[] = [];
 afterEach(() => {
   for (const dir of mounted.splice(0).reverse()) spawnSync('umount', ['-l', dir]);
+});
+// After the file, not after each test: tests of a concurrent block share the list.
+afterAll(() => {
   for (const dir of owned.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A temp directory of this file's own, removed after the test (after any mount in it is gone). */
+/** A temp directory of this file's own, removed after the test file (any mount in it is gone by then). */
 export function scratch(prefix = 'ctxwrap-reliab-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   owned.push(dir);
