@@ -3,7 +3,7 @@
  * streaming through results of any size in constant memory.
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
+import { CtxwrapError } from '../errors.js';
 import { formatBytes, formatCount, formatDuration } from '../format.js';
 import { BoundedOutput, shownText } from '../read/bounded-output.js';
 import { grepDeadlineMs, withDeadline } from '../read/deadline.js';
@@ -20,9 +20,8 @@ import { shieldFor } from '../shield.js';
 import { validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
 import { stateOf } from '../store/registry.js';
-import { type ResultMeta, readMeta, resultPaths } from '../store/results.js';
-import { openRunDir, type RunDir } from '../store/run-dir.js';
-import { isPlanted, openFileForRead } from '../store/safe-open.js';
+import { openStoredOutput, type ResultMeta, readMeta } from '../store/results.js';
+import { openRunDir } from '../store/run-dir.js';
 
 /** Default of `--max-chars`: about a thousand tokens. */
 export const DEFAULT_MAX_CHARS = 4000;
@@ -71,7 +70,7 @@ export async function readResult(opts: ReadOptions): Promise<number> {
   }
   const dir = openRunDir(opts.runDir);
   const meta = readMeta(dir, opts.id);
-  const fd = openOutput(dir, opts.id);
+  const fd = openStoredOutput(dir, opts.id);
   try {
     const size = fstatSync(fd).size;
     if (opts.raw && spec.kind === 'all' && opts.maxChars === undefined) {
@@ -146,20 +145,6 @@ function select(
   if (!opts.raw) return { out, note: out.fit(closing) };
   out.fit(() => undefined);
   return { out, note: closing() };
-}
-
-function openOutput(dir: RunDir, id: string): number {
-  try {
-    // Never through a link, and never blocked by a FIFO planted in place of the output.
-    return openFileForRead(resultPaths(dir, id).output);
-  } catch (error) {
-    if (isPlanted(error))
-      throw new CtxwrapError(
-        `the output of '${id}' in ${dir.root} is not a regular file (a link?); not reading it`,
-        EXIT_FAILURE,
-      );
-    throw new CtxwrapError(`no stored output for '${id}' in ${dir.root} (see 'ctxwrap list')`, EXIT_FAILURE);
-  }
 }
 
 /** The line count in the metadata, when it describes the file as it is now. */

@@ -389,7 +389,8 @@ function parseHeader(
   return header;
 }
 
-function readAt(fd: number, offset: number, length: number): Buffer {
+/** Reads exactly `length` bytes at `offset`; a short file is an unusable index. */
+export function readAt(fd: number, offset: number, length: number): Buffer {
   const buf = Buffer.allocUnsafe(length);
   let got = 0;
   while (got < length) {

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ID_PATTERN } from '../store/ids.js';
-import { headOf, IndexReader, openIndexFile, type Stamp, UnusableIndex } from './index-file.js';
+import { headOf, IndexReader, openIndexFile, readAt, type Stamp, UnusableIndex } from './index-file.js';
 
 const MAGIC = Buffer.from('ctxwrap-pack 1\n');
 const TRAILER = Buffer.from('ctxwrap-pack-end 1\n');
@@ -85,17 +85,6 @@ export function writePack(dir: string, items: PackItem[]): string {
   closeSync(fd);
   renameSync(tmp, path);
   return path;
-}
-
-function readAt(fd: number, offset: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, offset + got);
-    if (n === 0) throw new UnusableIndex('short read');
-    got += n;
-  }
-  return buf;
 }
 
 /** An open pack: which results it holds, and readers for them. */

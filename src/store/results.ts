@@ -188,7 +188,7 @@ export function openStoredOutput(dir: RunDir, id: string): number {
         `the output of '${id}' in ${dir.root} is not a regular file (a link?); not reading it`,
         EXIT_FAILURE,
       );
-    throw new CtxwrapError(`the output of '${id}' is gone from ${dir.root}`, EXIT_FAILURE);
+    throw new CtxwrapError(`no stored output for '${id}' in ${dir.root} (see 'ctxwrap list')`, EXIT_FAILURE);
   }
 }
 
