@@ -11,7 +11,7 @@
  * were on its own.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ID_PATTERN } from '../store/ids.js';
 import { headOf, IndexReader, openIndexFile, readAt, type Stamp, UnusableIndex } from './index-file.js';
