@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { resolveRunConfig } from '../config.js';
 import { CtxwrapError } from '../errors.js';
 import { resolveTtl } from '../store/registry.js';
+import { summarize } from '../summary/summarize.js';
 import { listResults } from './list.js';
 import { noteResult } from './note.js';
 import { readResult } from './read.js';
@@ -93,7 +94,11 @@ export function buildServer(opts: McpOptions): McpServer {
           passthrough: (chunk) => passthrough.push(chunk),
           warn: (text) => notes.push(`[ctxwrap: ${text}]`),
         });
-        if (passthrough.length > 0) print(Buffer.concat(passthrough).toString('utf8'));
+        // Nothing could be stored (fail open): the output is still bounded, cleaned and masked.
+        if (passthrough.length > 0) {
+          const facts = { id: 'not-stored', path: '(not stored)', exitCode: code, durationMs: 0 };
+          print(summarize(Buffer.concat(passthrough), facts, { budget: config.budget }));
+        }
         for (const note of notes) print(`${note}\n`);
         return code;
       }),

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +60,22 @@ describe('ctxwrap mcp', () => {
     const list = textOf(await client.callTool({ name: 'list', arguments: {} }));
     expect(list).toContain(id);
     expect(list).toContain('one error in widget.c');
+  });
+
+  it('still bounds and cleans the output when nothing can be stored', async () => {
+    const runDir = join(tempDir(), 'a-file');
+    writeFileSync(runDir, 'in the way\n');
+    const client = await connect(runDir);
+    const out = textOf(
+      await client.callTool({
+        name: 'run',
+        arguments: { command: `printf '\\033[31mred\\033[0m\\n'; seq 1 20000` },
+      }),
+    );
+    expect(out).toMatch(/^\[ctxwrap not-stored\] exit 0 · 20,001 lines/);
+    expect(out).not.toContain('\x1b');
+    expect(out.length).toBeLessThan(2300);
+    expect(out).toContain('not storing output');
   });
 
   it('gives the command no stdin and keeps the protocol clean', async () => {
