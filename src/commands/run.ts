@@ -19,6 +19,7 @@ import {
 } from '../store/results.js';
 import { ensureRunDir, type RunDir, reason } from '../store/run-dir.js';
 import { type Collected, Collector } from '../summary/collector.js';
+import { countNewlines } from '../summary/fingerprint-filter.js';
 import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js';
 import { hintWords } from '../summary/salience.js';
 import { keepBytesFor } from '../summary/summarize.js';
@@ -439,12 +440,6 @@ function commandName(opts: RunOptions): string {
     return first.includes('=') ? 'sh' : first;
   }
   return opts.command[0] ?? 'cmd';
-}
-
-function countNewlines(buf: Buffer): number {
-  let n = 0;
-  for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n++;
-  return n;
 }
 
 /**
