@@ -3,25 +3,10 @@
 // hand like scripts/assemble-simd.mjs, so the build needs no WebAssembly tool chain;
 // test/unit/fingerprint-filter.test.ts checks that the bytes in the module are what this prints.
 
-const I32 = 0x7f;
-const V128 = 0x7b;
-const simd = (op) => [0xfd, op]; // every SIMD opcode used here is below 128
-const get = (i) => [0x20, i];
-const set = (i) => [0x21, i];
-const tee = (i) => [0x22, i];
-const i32 = (n) => [0x41, ...sleb(n)];
+import { body, get, HEADER, I32, i32, name, section, set, simd, tee, V128, vec } from './wasm-encode.mjs';
+
 const load = (offset) => [...simd(0x00), 0x00, offset]; // v128.load, align 0
 const v128 = (bytes) => [...simd(0x0c), ...bytes];
-
-function sleb(n) {
-  const out = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return [...out, b];
-    out.push(b | 0x80);
-  }
-}
 
 // find(p, end) -> the first position in [p, end) (rounded up to whole 16-byte blocks: the caller
 // ignores positions >= end) where some fingerprint may start, or -1.
@@ -102,24 +87,9 @@ const count = [
   0x0b,
 ];
 
-const uleb = (n) => {
-  const out = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-};
-const vec = (items) => [...uleb(items.length), ...items.flat()];
-const section = (id, bytes) => [id, ...uleb(bytes.length), ...bytes];
-const name = (s) => [...uleb(s.length), ...Buffer.from(s)];
-const body = (code) => [...uleb(code.length), ...code];
-
 // biome-ignore format: module layout
 const bytes = [
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  ...HEADER,
   ...section(1, vec([[0x60, 2, I32, I32, 1, I32]])), // type: (i32, i32) -> i32
   ...section(3, vec([[0x00], [0x00]])), // functions
   ...section(5, vec([[0x00, 0x01]])), // memory: 1 page, no maximum

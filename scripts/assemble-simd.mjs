@@ -3,13 +3,8 @@
 // assembled by hand, so the build needs no WebAssembly tool chain; test/unit/simd.test.ts checks
 // that the bytes in simd.ts are what this prints, and what the functions compute.
 
-const I32 = 0x7f;
-const V128 = 0x7b;
-const simd = (op) => [0xfd, op]; // every SIMD opcode used here is below 128
-const get = (i) => [0x20, i];
-const set = (i) => [0x21, i];
-const tee = (i) => [0x22, i];
-const i32 = (n) => [0x41, ...sleb(n)];
+import { body, get, HEADER, I32, i32, name, section, set, simd, tee, V128, vec } from './wasm-encode.mjs';
+
 const mem = [0x00, 0x00]; // align 0, offset 0
 const splat = (n, local) => [...i32(n), ...simd(0x0f), ...set(local)];
 // block { loop { if (p >= limit) break; body; continue } }
@@ -19,16 +14,6 @@ const whileBelow = (p, limit, body) => [0x02, 0x40, 0x03, 0x40, ...get(p), ...ge
 // biome-ignore format: instruction tables
 const bounds = (p, n, end, vend) => [...get(p), ...get(n), 0x6a, ...set(end), ...get(p), ...get(n), ...i32(-16), 0x71, 0x6a, ...set(vend)];
 const add = (local, n) => [...get(local), ...i32(n), 0x6a, ...set(local)];
-
-function sleb(n) {
-  const out = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return [...out, b];
-    out.push(b | 0x80);
-  }
-}
 
 // count(p, n) -> newlines in [p, p+n). Locals: 0 p, 1 n, 2 end, 3 vend, 4 total, 5 nl (v128).
 // biome-ignore format: instruction tables
@@ -155,24 +140,9 @@ const tally = [
   0x0b,
 ];
 
-const uleb = (n) => {
-  const out = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-};
-const vec = (items) => [...uleb(items.length), ...items.flat()];
-const section = (id, bytes) => [id, ...uleb(bytes.length), ...bytes];
-const name = (s) => [...uleb(s.length), ...Buffer.from(s)];
-const body = (code) => [...uleb(code.length), ...code];
-
 // biome-ignore format: module layout
 const bytes = [
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+  ...HEADER,
   ...section(1, vec([[0x60, 2, I32, I32, 1, I32], [0x60, 3, I32, I32, I32, 0]])), // types
   ...section(3, vec([[0x00], [0x01], [0x00], [0x00]])), // functions
   ...section(5, vec([[0x00, 0x01]])), // memory: 1 page, no maximum
