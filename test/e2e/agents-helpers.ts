@@ -3,11 +3,12 @@
 import { type SpawnSyncOptions, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { BIN, ROOT } from '../helpers.js';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = join(ROOT, 'bin', 'ctxwrap.js');
+/** The repository and the built CLI, as every test finds them. */
+export { ROOT };
+export const CLI = BIN;
 
 export interface Result {
   code: number | null;

@@ -4,12 +4,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { BIN, ROOT } from '../helpers.js';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLI = join(ROOT, 'bin', 'ctxwrap.js');
+/** The repository and the built CLI, as every test finds them. */
+export { ROOT };
+export const CLI = BIN;
 export const EMIT = join(ROOT, 'fixtures', 'scripts', 'emit-text.mjs');
 
 export interface Ran {
