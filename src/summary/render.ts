@@ -6,7 +6,7 @@ import { formatBytes, formatCount, formatDuration, formatTokens } from '../forma
 import { type Shield, shieldFor } from '../shield.js';
 import { estimateTokens } from '../tokens.js';
 import { cleanLines, showControls } from './clean.js';
-import type { Candidate, Collected, LongLine, NumberedLine } from './collector.js';
+import type { Candidate, Collected, NumberedLine } from './collector.js';
 import { dedupeKey } from './salience.js';
 
 /** Facts about the run that the summary states. */
@@ -112,33 +112,40 @@ function safeSlice(text: string, from: number, to: number): string {
 
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
-function longText(l: LongLine, cap: number): string {
-  return cutEdges(l.start, l.end, l.chars, cap);
+/** A head or tail line: its text cut to the line cap, and how to cut it narrower. */
+interface PoolLine extends NumberedLine {
+  cut: (width: number) => string;
 }
 
 interface Pools {
-  head: NumberedLine[];
-  tail: NumberedLine[];
+  head: PoolLine[];
+  tail: PoolLine[];
 }
 
 function pools(c: Collected, cap: number, shield: Shield): Pools {
-  const known = new Map<number, string>();
+  /** Each known line as a function that cuts its whole text (or its held edges) to a width. */
+  const known = new Map<number, (width: number) => string>();
   const headText = c.head.toString('utf8');
   const headLines = cleanLines(headText);
   const endsClean = c.complete || headText.endsWith('\n');
+  const whole = (text: string) => (width: number) => cutLine(text, width);
   headLines.forEach((text, i) => {
     const last = i === headLines.length - 1;
-    if (!last || endsClean) known.set(i + 1, shield(i + 1, text));
+    if (!last || endsClean) known.set(i + 1, whole(shield(i + 1, text)));
   });
-  for (const t of c.tail) known.set(t.line, shield(t.line, t.text));
+  for (const t of c.tail) known.set(t.line, whole(shield(t.line, t.text)));
   for (const l of c.longLines.values()) {
-    known.set(l.line, longText({ ...l, start: shield(l.line, l.start), end: shield(l.line, l.end) }, cap));
+    const [start, end] = [shield(l.line, l.start), shield(l.line, l.end)];
+    known.set(l.line, (width) => cutEdges(start, end, l.chars, width));
   }
-  const head: NumberedLine[] = [];
-  for (let n = 1; known.has(n); n++) head.push({ line: n, text: cutLine(known.get(n) as string, cap) });
-  const tail: NumberedLine[] = [];
-  for (let n = c.lines; n >= 1 && known.has(n); n--)
-    tail.push({ line: n, text: cutLine(known.get(n) as string, cap) });
+  const lineAt = (n: number): PoolLine => {
+    const cut = known.get(n) as (width: number) => string;
+    return { line: n, text: cut(cap), cut };
+  };
+  const head: PoolLine[] = [];
+  for (let n = 1; known.has(n); n++) head.push(lineAt(n));
+  const tail: PoolLine[] = [];
+  for (let n = c.lines; n >= 1 && known.has(n); n--) tail.push(lineAt(n));
   return { head, tail };
 }
 
@@ -188,10 +195,10 @@ function candidateEntries(c: Candidate, cap: number, shield: Shield): Entry[] {
  * Takes lines from a pool while they fit, folding runs of identical lines into one with a count.
  * A backward pool (the tail, taken from the end) comes out in reverse order.
  */
-function take(pool: NumberedLine[], room: number, stopAt: (line: number) => boolean, backward = false) {
+function take(pool: PoolLine[], room: number, stopAt: (line: number) => boolean, backward = false) {
   const entries: Entry[] = [];
   let used = 0;
-  const at = (k: number) => pool[k] as NumberedLine;
+  const at = (k: number) => pool[k] as PoolLine;
   const runEnd = (i: number, same: (a: NumberedLine, b: NumberedLine) => boolean) => {
     let j = i;
     while (j + 1 < pool.length && same(at(j + 1), at(i)) && !stopAt(at(j + 1).line)) j++;
@@ -220,7 +227,7 @@ function take(pool: NumberedLine[], room: number, stopAt: (line: number) => bool
       j = runEnd(i, (a, b) => a.text !== '' && dedupeKey(a.text) === dedupeKey(b.text));
       if (j - i + 1 >= SIMILAR_RUN) {
         // Lines alike but for numbers and names: the first and the last of the run stand for it.
-        const ends = [cur, at(j)].sort((a, b) => a.line - b.line) as [NumberedLine, NumberedLine];
+        const ends = [cur, at(j)].sort((a, b) => a.line - b.line) as [PoolLine, PoolLine];
         run = [
           { line: ends[0].line, text: inert(ends[0].text), role: 'output' },
           {
@@ -241,7 +248,9 @@ function take(pool: NumberedLine[], room: number, stopAt: (line: number) => bool
       // The first line of the head is worth a cut version rather than nothing.
       const fit = room - used - 1;
       if (entries.length > 0 || run.length !== 1 || fit < 60) break;
-      run = [{ ...(run[0] as Entry), text: cutLine(run[0]?.text ?? '', fit) }];
+      // Cut from the whole line, not from its already cut text; the escape may take one more.
+      const text = inert(cur.cut(fit)).length <= fit ? inert(cur.cut(fit)) : inert(cur.cut(fit - 1));
+      run = [{ ...(run[0] as Entry), text }];
       need = fit + 1;
     }
     entries.push(...(backward ? run.reverse() : run));
