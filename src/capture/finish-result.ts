@@ -4,7 +4,7 @@
  * here); so can anything else that had a command write `<id>.txt` itself (an agent's shell) and
  * wants ctxwrap's summary of it.
  */
-import { closeSync, constants, openSync } from 'node:fs';
+import { constants, openSync } from 'node:fs';
 import { formatBytes } from '../format.js';
 import { storageFull } from '../store/output-file.js';
 import {
@@ -116,10 +116,16 @@ export function finishResult(req: FinishRequest): Finished {
   const summary = req.summary ?? startSummary(dir, meta, options.budget);
   let bytes: number;
   let full: string | undefined;
+  let truncated: string | undefined;
   if (req.piped) {
     bytes = req.piped.bytes;
   } else {
-    bytes = readRest(req.follower, paths.output, (chunk) => summary.collector.push(chunk), storeErrors);
+    const follower =
+      req.follower ?? openFollower(paths.output, (chunk) => summary.collector.push(chunk), storeErrors);
+    bytes = readRest(follower, paths.output, storeErrors);
+    if (follower?.wasTruncated())
+      truncated = `the command truncated its own output file (it opened /dev/stdout or /dev/stderr anew with '>'): the file holds ${follower.size()} of the ${bytes} bytes read`;
+    if (!req.follower) follower?.close();
     // The command writes the file itself: a full disk made its own writes fail.
     full = storageFull(dir.results);
   }
@@ -127,6 +133,10 @@ export function finishResult(req: FinishRequest): Finished {
 
   let status = ending.status;
   let cutShort = ending.cutShort;
+  if (truncated) {
+    cutShort ??= truncated;
+    status = status ? `${status}; the command truncated its output` : 'the command truncated its output';
+  }
   let warning: string | undefined;
   if (req.piped && req.piped.error !== undefined) {
     const { stored, error } = req.piped;
@@ -187,26 +197,29 @@ export function finishResult(req: FinishRequest): Finished {
   return { text, meta, storedPart, storeErrors, ...(warning ? { warning } : {}) };
 }
 
-/** Reads the file to its end through `follower` (or from its start); returns its position then. */
-function readRest(
-  follower: FileFollower | undefined,
+/** A follower of the result file from its start, or undefined (and why, in `storeErrors`). */
+function openFollower(
   path: string,
   onChunk: (chunk: Buffer) => void,
   storeErrors: string[],
-): number {
-  let fd: number | undefined;
+): FileFollower | undefined {
   try {
-    if (!follower) {
-      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-      follower = new FileFollower(fd, onChunk);
-    }
+    return new FileFollower(openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW), onChunk);
+  } catch (error) {
+    storeErrors.push(`reading ${path}: ${reason(error)}`);
+    return undefined;
+  }
+}
+
+/** Reads the file to its end through `follower`; returns the position reached. */
+function readRest(follower: FileFollower | undefined, path: string, storeErrors: string[]): number {
+  if (!follower) return 0;
+  try {
     follower.readAvailable();
   } catch (error) {
     storeErrors.push(`reading ${path}: ${reason(error)}`);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
-  return follower?.position ?? 0;
+  return follower.position;
 }
 
 /** The collector, but a failure inside it costs the summary, never the run or its stored bytes. */

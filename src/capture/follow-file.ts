@@ -3,7 +3,7 @@
  * `onChunk` in file order. ctxwrap is not in the command's data path: a slow summary only
  * delays the summary, never the command.
  */
-import { readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 
 /** Bytes read in one go; the reading yields to the event loop after `YIELD_BYTES`. */
 const READ_BYTES = 1 << 20;
@@ -22,7 +22,12 @@ export class FileFollower {
   private delay = POLL_FIRST_MS;
   private stopped = false;
 
-  /** `fd` is open for reading on the result file; `onChunk` gets each piece once, in order. */
+  /**
+   * `fd` is open for reading on the result file; `onChunk` gets each piece once, in order. A
+   * piece is never reused (the collector and a tee may keep it). Reusing one buffer would read
+   * 100 MB in about a quarter of the time on this machine (bench/cases/12-capture.mjs): fresh
+   * memory costs page faults, but the summary's Collector keeps views of its chunks.
+   */
   constructor(
     private fd: number,
     private onChunk: (chunk: Buffer) => void,
@@ -33,13 +38,11 @@ export class FileFollower {
     this.schedule(0);
   }
 
-  /**
-   * Reads everything written so far, up to `limit` bytes in all; returns the number of bytes
-   * read. The chunks handed out are never reused (a tee may keep them while it writes).
-   */
+  /** Reads everything written so far, up to `limit` bytes in all; returns the number of bytes read. */
   readAvailable(limit = Number.POSITIVE_INFINITY): number {
     let total = 0;
     while (total < limit) {
+      // Small reads share a buffer (each its own part of it); a new one when little is left.
       if (this.slab.length - this.slabUsed < 64 * 1024) {
         this.slab = Buffer.allocUnsafe(READ_BYTES);
         this.slabUsed = 0;
@@ -53,6 +56,34 @@ export class FileFollower {
       this.onChunk(chunk);
     }
     return total;
+  }
+
+  /**
+   * True when the file is now shorter than what was read: the command truncated it (it opened
+   * /dev/stdout or /dev/stderr anew with `>`, as `cmd > /dev/stdout` does), so that what it had
+   * written before may be gone from the file.
+   */
+  wasTruncated(): boolean {
+    try {
+      return fstatSync(this.fd).size < this.position;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The file's size now. */
+  size(): number {
+    return fstatSync(this.fd).size;
+  }
+
+  /** Closes the descriptor (only for a follower that opened it: see finishResult). */
+  close(): void {
+    this.stop();
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
   }
 
   /** Stops following; what is still unread stays for `readAvailable`. */

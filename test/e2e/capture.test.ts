@@ -40,6 +40,25 @@ describe.concurrent('one descriptor for stdout and stderr', () => {
   });
 });
 
+describe('a command that truncates its own output (`> /dev/stdout`)', () => {
+  it('is said to have done so: the file no longer holds what was read', async () => {
+    const runDir = scratch();
+    const r = await ctxwrap(
+      ['-c', "printf 'a long first line\\n'; sleep 0.5; echo x > /dev/stdout; exit 1"],
+      {
+        runDir,
+      },
+    );
+    expect(r.exitCode).toBe(1);
+    const id = onlyId(runDir);
+    expect(storedOutput(runDir, id).toString()).toBe('x\n');
+    expect(storedMeta(runDir, id).cutShort).toBe(
+      "the command truncated its own output file (it opened /dev/stdout or /dev/stderr anew with '>'): the file holds 2 of the 18 bytes read",
+    );
+    expect(r.stdout).toMatch(/exit 1 \(the command truncated its output\)/);
+  });
+});
+
 describe('a background writer', () => {
   it('is still alive after ctxwrap exits, and its later lines land in the file', async () => {
     const runDir = scratch();
