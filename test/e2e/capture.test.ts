@@ -7,20 +7,25 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
+  canMount,
   cleanEnv,
   ctxwrap,
+  killQuietly,
+  mountTmpfs,
   onlyId,
+  processGone,
+  readPid,
   script,
   storedIds,
   storedMeta,
   storedOutput,
+  tempDir,
   waitFor,
-} from '../helpers.js';
-import { canMount, killQuietly, mountTmpfs, processGone, readPid, scratch } from './reliability-support.js';
+} from '../support.js';
 
 describe.concurrent('one descriptor for stdout and stderr', () => {
   it('keeps the exact order of 3,000 alternating stdout and stderr lines', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const r = await ctxwrap(
       ['-c', 'i=1; while [ $i -le 3000 ]; do echo "out $i"; echo "err $i" >&2; i=$((i + 1)); done'],
       { runDir },
@@ -32,7 +37,7 @@ describe.concurrent('one descriptor for stdout and stderr', () => {
   });
 
   it("`ctxwrap -- ''` is 127, as a shell says for an empty command name", async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const r = await ctxwrap(['--', ''], { runDir });
     expect(r.exitCode).toBe(127);
     expect(r.stdout).toMatch(/exit 127 \(command not found: ''\)/);
@@ -42,7 +47,7 @@ describe.concurrent('one descriptor for stdout and stderr', () => {
 
 describe('a command that truncates its own output (`> /dev/stdout`)', () => {
   it('is said to have done so: the file no longer holds what was read', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const r = await ctxwrap(
       ['-c', "printf 'a long first line\\n'; sleep 0.5; echo x > /dev/stdout; exit 1"],
       {
@@ -61,8 +66,8 @@ describe('a command that truncates its own output (`> /dev/stdout`)', () => {
 
 describe('a background writer', () => {
   it('is still alive after ctxwrap exits, and its later lines land in the file', async () => {
-    const runDir = scratch();
-    const pidFile = join(scratch(), 'pid');
+    const runDir = tempDir();
+    const pidFile = join(tempDir(), 'pid');
     const loop = `i=1; while [ $i -le 8 ]; do echo "tick $i"; sleep 0.3; i=$((i + 1)); done`;
     try {
       const r = await ctxwrap(['-c', `sh -c '${loop}' & echo $! > ${pidFile}; echo started`], { runDir });
@@ -86,9 +91,9 @@ describe('a background writer', () => {
 
 describe('process groups and signals', () => {
   it('a kill of ctxwrap’s process group reaches the command: no process is left', async () => {
-    const runDir = scratch();
-    const pidFile = join(scratch(), 'pid');
-    const bgFile = join(scratch(), 'bg');
+    const runDir = tempDir();
+    const pidFile = join(tempDir(), 'pid');
+    const bgFile = join(tempDir(), 'bg');
     // ctxwrap in a process group of its own, as a harness starts a tool it may have to stop.
     const wrapper = spawn(
       'node',
@@ -119,8 +124,8 @@ describe('process groups and signals', () => {
   });
 
   it('Ctrl-C at a terminal reaches the command once', async () => {
-    const runDir = scratch();
-    const dir = scratch();
+    const runDir = tempDir();
+    const dir = tempDir();
     // A pty of our own (python3's pty module): ctxwrap and the command in its foreground group.
     const driver = `
 import os, pty, sys, time
@@ -158,7 +163,7 @@ sys.exit(os.waitstatus_to_exitcode(status))
 
 describe('a disk that fills up mid-run', () => {
   it('the command’s own writes fail: the summary, the metadata and one line say the output stops short', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     if (!canMount()) {
       // No tmpfs here: under a file size limit the command is kept out of harm (pipes, as
       // before) and the shortfall is reported the same way.
@@ -202,7 +207,7 @@ describe('a disk that fills up mid-run', () => {
 
 describe('the run directory replaced by a file while the command runs', () => {
   it('says nothing was stored, never that the output is stored', async () => {
-    const runDir = join(scratch(), 'run');
+    const runDir = join(tempDir(), 'run');
     const child = ctxwrap(['--', script('slow-lines.sh'), '30'], { runDir });
     await waitFor(
       () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('tick 3\n'),

@@ -14,15 +14,25 @@ import {
   storedIds,
   storedMeta,
   storedOutput,
+  tempDir,
   waitFor,
-} from '../helpers.js';
-import { scratch } from './reliability-support.js';
+} from '../support.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const NUMBER = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
 
 /** The exact output of `seq 1 n`. */
 const seqOutput = (n: number) => Buffer.from(`${Array.from({ length: n }, (_, i) => i + 1).join('\n')}\n`);
+
+/** The start of `seq 1 …` holding at least `bytes` bytes (cheap: the tests run side by side in one thread). */
+function seqPrefix(bytes: number): Buffer {
+  const lines: string[] = [];
+  for (let i = 1, size = 0; size < bytes; i++) {
+    lines.push(`${i}\n`);
+    size += lines[lines.length - 1]?.length ?? 0;
+  }
+  return Buffer.from(lines.join(''));
+}
 
 /** Spawns the built CLI with stdout and stderr piped but NOT read until `collect()`. */
 function spawnHeld(args: string[], runDir: string, env: Record<string, string> = {}) {
@@ -51,7 +61,7 @@ function spawnHeld(args: string[], runDir: string, env: Record<string, string> =
 
 describe('ctxwrap SIGKILLed mid-capture', () => {
   it('loses nothing: the command writes on to the end, the result stays incomplete and says how many bytes', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const full = seqOutput(3_000_000);
     const child = ctxwrap(['--', 'node', script('paced-seq.mjs'), '3000000'], { runDir });
     await waitFor(
@@ -79,9 +89,9 @@ describe('ctxwrap SIGKILLed mid-capture', () => {
 describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
   for (const signal of SIGNALS) {
     it(`${signal} at start, before the command has printed: exit ${128 + NUMBER[signal]}, summary, result complete`, async () => {
-      const runDir = scratch();
+      const runDir = tempDir();
       // Long enough to be still running when the signal comes, however loaded the machine.
-      const child = ctxwrap(['-c', 'sleep 20; echo never'], { runDir });
+      const child = ctxwrap(['-c', 'sleep 20; echo never'], { runDir, forceKillAfterDelay: false });
       await waitFor(() => storedIds(runDir).length === 1);
       child.kill(signal);
       const r = await child;
@@ -94,19 +104,23 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
     });
 
     it(`${signal} mid-stream of a fast output: every byte so far stored, summary, result complete`, async () => {
-      const runDir = scratch();
-      const full = seqOutput(3_000_000);
+      const runDir = tempDir();
       // Paced slowly: the command writes its file itself, nothing holds it back while the
       // test gets round to the signal.
-      const child = ctxwrap(['--', 'node', script('paced-seq.mjs'), '3000000', '50'], { runDir });
+      // No SIGKILL from execa 5 s after the signal: on a loaded machine ctxwrap may need longer.
+      const child = ctxwrap(['--', 'node', script('paced-seq.mjs'), '3000000', '50'], {
+        runDir,
+        forceKillAfterDelay: false,
+      });
       await waitFor(
         () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).length > 100_000,
+        30_000,
       );
       child.kill(signal);
       const r = await child;
       const id = onlyId(runDir);
       const stored = storedOutput(runDir, id);
-      expect(stored.equals(full.subarray(0, stored.length))).toBe(true);
+      expect(stored.equals(seqPrefix(stored.length).subarray(0, stored.length))).toBe(true);
       expect(r.exitCode).toBe(128 + NUMBER[signal]);
       expect(r.stdout).toMatch(
         new RegExp(`^\\[ctxwrap ${id}\\] exit ${128 + NUMBER[signal]} \\(interrupted by ${signal}\\)`),
@@ -119,7 +133,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
     await Promise.all(
       Array.from({ length: 9 }, async (_, i) => {
         const signal = SIGNALS[i % 3] as (typeof SIGNALS)[number];
-        const runDir = scratch();
+        const runDir = tempDir();
         const child = ctxwrap(['-c', 'echo begun; sleep 20'], { runDir });
         await new Promise((r) => setTimeout(r, (i * 47) % 400));
         child.kill(signal);
@@ -143,7 +157,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
   it('signals while the summary is being made and written: the whole summary, the command’s status', async () => {
     // The command exits 0 and leaves behind a process (not holding the pipes) that signals
     // ctxwrap a few ms later, again and again: they land while the summary is made and printed.
-    const runDir = scratch();
+    const runDir = tempDir();
     for (const delay of ['0', '0.005', '0.02', '0.05']) {
       // The storm starts once the command's shell ($$) has exited, so that it always lands after.
       const storm = `(while kill -0 $$; do sleep 0.001; done; sleep ${delay}; for i in 1 2 3 4 5 6; do kill -HUP $PPID; kill -INT $PPID; kill -TERM $PPID; sleep 0.003; done) >/dev/null 2>&1 &`;
@@ -158,7 +172,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
   });
 
   it('signals while the summary is blocked on a full stdout pipe: it arrives whole', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     // A 300 kB summary (printed whole: under the inline threshold) cannot fit in a pipe nobody reads.
     const held = spawnHeld(['--budget', '1000000', '--', 'seq', '1', '50000'], runDir);
     await waitFor(
@@ -176,7 +190,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
 
 describe('ctxwrap - (reading its own stdin) on a pipe that never ends', () => {
   it('SIGINT stops the reading: what arrived is stored and summarised, exit 130', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const child = ctxwrap(['--name', 'feed', '-'], { runDir, stdin: 'pipe' });
     child.stdin?.write('first line\nsecond line\n');
     await waitFor(() => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).length === 23);
@@ -193,7 +207,7 @@ describe('ctxwrap - (reading its own stdin) on a pipe that never ends', () => {
   });
 
   it('--timeout stops it too: exit 124', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const child = ctxwrap(['--timeout', '500ms', '-'], { runDir, stdin: 'pipe' });
     child.stdin?.write('partial\n');
     const r = await child;
@@ -218,8 +232,8 @@ describe('readers and files that go away', () => {
     ).stdout;
 
   it('EPIPE on stdout, and on stderr with --tee: exit status, summary and every byte kept', async () => {
-    const runDir = scratch();
-    const summary = join(scratch(), 'summary.txt');
+    const runDir = tempDir();
+    const summary = join(tempDir(), 'summary.txt');
     expect(
       await bash(
         `node "$CTX" -- sh -c 'seq 1 200000; exit 3' | head -1; echo "status \${PIPESTATUS[0]}"`,
@@ -241,7 +255,7 @@ describe('readers and files that go away', () => {
   });
 
   it('EPIPE on stdout or stderr in fail-open mode: the command’s exit status', async () => {
-    const blocked = join(scratch(), 'file');
+    const blocked = join(tempDir(), 'file');
     writeFileSync(blocked, '');
     expect(
       await bash(
@@ -260,7 +274,7 @@ describe('readers and files that go away', () => {
   });
 
   it('a stdout and stderr that cannot be written at all (files past ulimit -f): the command’s status', async () => {
-    const dir = scratch();
+    const dir = tempDir();
     expect(
       await bash(
         `ulimit -f 0; node "$CTX" -- "${script('mixed.sh')}" >"${join(dir, 'out')}" 2>"${join(dir, 'err')}"; echo "status $?"`,
@@ -270,7 +284,7 @@ describe('readers and files that go away', () => {
   });
 
   it('the output file removed while the command runs: put back with every byte', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const child = ctxwrap(['--', script('slow-lines.sh'), '20'], { runDir });
     await waitFor(
       () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('tick 2\n'),

@@ -1,19 +1,20 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
-  cleanEnv,
   ctxwrap,
+  killQuietly,
   onlyId,
+  readPid,
   script,
+  sh,
   storedIds,
   storedMeta,
   storedOutput,
   tempDir,
   waitFor,
-} from '../helpers.js';
+} from '../support.js';
 
 const HEADER = /^\[ctxwrap ([a-z0-9-]+_[0-9a-f]{8})\] /;
 
@@ -160,9 +161,7 @@ describe('capture', () => {
 
   it('defaults the run directory to $XDG_STATE_HOME/ctxwrap', async () => {
     const state = tempDir();
-    const env = cleanEnv('', { XDG_STATE_HOME: state });
-    env.CTXWRAP_RUN_DIR = '';
-    await execa('node', [BIN, '--', 'echo', 'x'], { env, extendEnv: false });
+    await ctxwrap(['--', 'echo', 'x'], { env: { XDG_STATE_HOME: state } });
     expect(storedIds(join(state, 'ctxwrap'))).toHaveLength(1);
   });
 
@@ -318,16 +317,12 @@ describe('signals', () => {
         `\\[ctxwrap ${id}\\] incomplete: ctxwrap stopped before the command ended; \\d+ bytes were captured`,
       ),
     );
-    process.kill(-(child.pid as number), 'SIGKILL');
+    killQuietly(child.pid, true);
   });
 
   it('survives its reader closing the pipe early (EPIPE) and keeps every byte', async () => {
     const runDir = tempDir();
-    const r = await execa('/bin/sh', ['-c', `node ${BIN} -- seq 1 200000 | head -3; echo "status=$?"`], {
-      env: cleanEnv(runDir),
-      extendEnv: false,
-      reject: false,
-    });
+    const r = await sh(`node ${BIN} -- seq 1 200000 | head -3; echo "status=$?"`, { runDir });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^\[ctxwrap seq_[0-9a-f]{8}\] exit 0 · 200,000 lines/);
     const id = onlyId(runDir);
@@ -376,14 +371,16 @@ describe('hard outputs', () => {
   it('does not wait for a background process that keeps the output open, nor kill it', async () => {
     const runDir = tempDir();
     const started = Date.now();
-    const r = await ctxwrap(['-c', 'sleep 30 & echo "started $!"'], { runDir });
+    const pidFile = join(tempDir(), 'pid');
+    const r = await ctxwrap(['-c', `sleep 30 & echo $! > ${pidFile}; echo started`], { runDir });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.exitCode).toBe(0);
-    const pid = Number(/^started (\d+)\n$/.exec(r.stdout as string)?.[1]);
+    expect(r.stdout).toBe('started\n');
+    const pid = readPid(pidFile);
     try {
       expect(() => process.kill(pid, 0)).not.toThrow();
     } finally {
-      process.kill(pid, 'SIGKILL');
+      killQuietly(pid);
     }
   });
 });
