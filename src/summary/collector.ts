@@ -336,12 +336,12 @@ export class Collector {
     }
     const first = lines - starts.length + 1;
     const out: NumberedLine[] = [];
-    const low = this.compare ? buf.toString('latin1').toLowerCase() : '';
+    const low = this.bytes > HASH_ALL_BYTES ? buf.toString('latin1').toLowerCase() : '';
     starts.forEach((s, i) => {
       const line = first + i;
       let e = buf.indexOf(NL, s);
       if (e === -1) e = buf.length;
-      if (this.compare && offset + s >= HASH_ALL_BYTES) {
+      if (offset + s >= HASH_ALL_BYTES) {
         this.guardOne.lastIndex = 0;
         // Lines the guard matched were hashed while streaming; the others are hashed now.
         if (!this.guardOne.test(low.slice(s, e))) this.hashPlain(buf, s, e, line);
@@ -404,7 +404,7 @@ export class Collector {
    */
   private scanLines(work: Buffer): void {
     const low = work.toString('latin1').toLowerCase();
-    const hashAllEnd = this.compare ? HASH_ALL_BYTES - this.scanned : 0;
+    const hashAllEnd = HASH_ALL_BYTES - this.scanned;
     const guard = this.guard;
     let pos = 0;
     let line = this.newlines + 1;
@@ -518,7 +518,7 @@ export class Collector {
       }
       p.remaining--;
       const text = cleanLine(work.toString('utf8', at, end));
-      if (at < HASH_ALL_BYTES - this.scanned && this.compare) this.hashPlain(work, at, end, n);
+      if (at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
       if (isLocation(text) && p.candidate.count === 1 && p.candidate.attached.length < 2)
         p.candidate.attached.push({ line: n, text });
       at = end + 1;

@@ -160,7 +160,7 @@ const NEW_BONUS = 20;
 function position(line: number, total: number, tailRatio: number): number {
   const fromEnd = total - line;
   const fromStart = line - 1;
-  return 10 * tailRatio * 0.85 ** fromEnd + 10 * (1 - tailRatio) * 0.8 ** fromStart;
+  return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.8 ** fromStart;
 }
 
 const prefix = (line: number, isNew: boolean) => `${isNew ? '+' : ''}${line}: `;
@@ -206,6 +206,9 @@ function select(
   for (let i = 0; i < numbers.length; i++) {
     const n = numbers[i] as number;
     const text = texts.get(n) as string;
+    const held = byLine.get(n);
+    // A salient or new line is a unit of its own, with its context (below).
+    if (held && (held.score > 0 || held.isNew)) continue;
     let j = i;
     const next = (k: number) => numbers[k + 1] === (numbers[k] as number) + 1;
     if (isPlain(n) && text !== '') {
@@ -259,19 +262,18 @@ function select(
 
   // Salient and new lines of the middle, with their context.
   for (const cand of c.candidates) {
-    if (known.has(cand.line)) continue;
     const line = (l: NumberedLine, role: Role, isNew = false) => ({
       line: l.line,
-      text: `${prefix(l.line, isNew)}${inert(cutLine(shield(l.line, l.text), cap))}`,
+      text: `${known.has(l.line) ? '' : prefix(l.line, isNew)}${isNew && known.has(l.line) ? '+' : ''}${inert(texts.get(l.line) ?? cutLine(shield(l.line, l.text), cap))}`,
       role,
     });
     const entries: Entry[] = [];
-    if (cand.owner && !known.has(cand.owner.line)) entries.push(line(cand.owner, 'salient'));
+    if (cand.owner) entries.push(line(cand.owner, 'salient'));
     const main = line(cand, cand.isNew ? 'new' : 'salient', cand.isNew);
     if (cand.count > 1) main.text += ` [+${formatCount(cand.count - 1)} similar, last ${cand.lastLine}]`;
     entries.push(main);
-    for (const a of cand.attached) if (!known.has(a.line)) entries.push(line(a, 'salient'));
-    units.push({ line: cand.line, score: worth(cand) + position(cand.line, c.lines, options.tailRatio) * 0.3, entries });
+    for (const a of cand.attached) entries.push(line(a, 'salient'));
+    units.push({ line: cand.line, score: worth(cand) + position(cand.line, c.lines, options.tailRatio), entries });
   }
 
   units.sort((a, b) => b.score - a.score || b.line - a.line);
