@@ -170,6 +170,7 @@ export class Collector {
   private readonly newLines: number[] = [];
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keyRanges: LineRange[] = [];
+  private nextKey = -1;
 
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
@@ -404,6 +405,7 @@ export class Collector {
    */
   private scanLines(work: Buffer): void {
     const low = work.toString('latin1').toLowerCase();
+    this.nextKey = low.indexOf('private key');
     const hashAllEnd = HASH_ALL_BYTES - this.scanned;
     const guard = this.guard;
     let pos = 0;
@@ -460,7 +462,9 @@ export class Collector {
     const isNew = this.compare?.isNew(h.exact, h.digits) === true;
     if (isNew) this.markNew(line);
     let text: string | undefined;
-    const key = low.indexOf('private key', s);
+    // The next 'private key' in the chunk, looked for once per chunk and past each line that has one.
+    if (this.nextKey !== -1 && this.nextKey < s) this.nextKey = low.indexOf('private key', s);
+    const key = this.nextKey;
     if (key !== -1 && key < e) {
       text = cleanLine(work.toString('utf8', s, e));
       this.trackKey(text, line);
