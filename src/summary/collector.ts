@@ -221,6 +221,7 @@ export class Collector {
 
   /** Ends the output and returns what was gathered. */
   end(): Collected {
+    const lines = this.bytes > 0 && this.lastByte !== NL ? this.newlines + 1 : this.newlines;
     if (this.huge) this.finishHuge(0);
     else if (this.carry && this.carry.length > 0) {
       const carry = this.carry;
@@ -231,7 +232,6 @@ export class Collector {
     const binary = looksBinary(sample);
     const longLines = new Map<number, LongLine>();
     for (const l of [...this.longFirst, ...this.longLast]) longLines.set(l.line, l);
-    const lines = this.bytes > 0 && this.lastByte !== NL ? this.newlines + 1 : this.newlines;
     const tail = this.tailLines(longLines, lines);
     const candidates = [...this.groups.values(), ...this.fresh].sort((a, b) => a.line - b.line);
     let newLines = new Set(this.newLines);

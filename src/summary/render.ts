@@ -7,7 +7,7 @@ import { type Shield, shieldFor } from '../shield.js';
 import { estimateTokens } from '../tokens.js';
 import { cleanLines, showControls } from './clean.js';
 import type { Candidate, Collected, NumberedLine } from './collector.js';
-import { scoreLine, shape } from './salience.js';
+import { scoreLine, shape, template } from './salience.js';
 
 /** Facts about the run that the summary states. */
 export interface RunFacts {
@@ -132,6 +132,7 @@ const similarMarker = (n: number, from: number, to: number) =>
   `[ctxwrap: ${formatCount(n)} similar line${n === 1 ? '' : 's'} omitted, ${from === to ? from : `${from}-${to}`}]`;
 /** What a gap marker costs, about. */
 const MARKER_COST = 40;
+const GAP = /^\[ctxwrap: [\d,]+ lines? omitted/;
 
 interface Entry {
   line: number;
@@ -139,7 +140,13 @@ interface Entry {
   from?: number;
   text: string;
   role: Role;
+  /** New since the previous run: marked `+`. */
+  isNew?: boolean;
 }
+
+/** What a line costs printed, with the line-number prefix it may get. */
+const entryCost = (e: Entry) => cost(e.text) + (e.role === 'meta' ? 0 : PREFIX_COST);
+const PREFIX_COST = 7;
 
 /** A set of lines that is shown whole or not at all, and what it is worth. */
 interface Unit {
@@ -147,6 +154,12 @@ interface Unit {
   score: number;
   /** The line that decides its place among equals. */
   line: number;
+}
+
+/** What a held line scores on its own (a weak error counts less when the run succeeded). */
+function scoreOf(text: string, success: boolean): number {
+  const s = scoreLine(text);
+  return s.weak && success ? s.score * 0.4 : s.score;
 }
 
 /** How much a line's template says: a template seen once says more than its 447th instance. */
@@ -163,7 +176,6 @@ function position(line: number, total: number, tailRatio: number): number {
   return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.8 ** fromStart;
 }
 
-const prefix = (line: number, isNew: boolean) => `${isNew ? '+' : ''}${line}: `;
 
 /**
  * Chooses what the agent sees, with one budget: every held line (head, tail, salient and new
@@ -187,48 +199,71 @@ function select(
     return salience + (cand.score > 0 ? rarity(cand.count) : 0) + (cand.isNew ? NEW_BONUS : 0);
   };
 
-  // The held lines, as units; runs of one shape fold into their first and last line.
+  // The held lines, as units; runs of one template (or of plain lines of one shape) fold into
+  // their first and last line.
   const numbers = [...known.keys()].sort((a, b) => a - b);
-  const shapes = new Map<number, string>();
-  const texts = new Map<number, string>();
+  interface Held {
+    text: string;
+    shape: string;
+    template: string;
+    salience: number;
+    isNew: boolean;
+    /** The salient or new line of this number, shown as a unit of its own with its context. */
+    own: boolean;
+  }
+  const groupCount = new Map<string, number>();
+  for (const cand of c.candidates) groupCount.set(cand.template, Math.max(groupCount.get(cand.template) ?? 0, cand.count));
+  const held = new Map<number, Held>();
   for (const n of numbers) {
     const text = (known.get(n) as PoolLine).cut(cap);
-    texts.set(n, text);
-    shapes.set(n, shape(text));
-  }
-  // Lines near the ends are worth showing one by one: they never fold.
-  const isPlain = (n: number) => {
-    if (position(n, c.lines, options.tailRatio) > 1) return false;
     const cand = byLine.get(n);
-    if (cand && (cand.score > 0 || cand.isNew)) return false;
-    return !c.newLines.has(n) && scoreLine(texts.get(n) as string).score <= 0;
+    const tpl = cand?.template ?? template(text);
+    const sal = cand ? worth(cand) - (cand.isNew ? NEW_BONUS : 0) : scoreOf(text, options.success);
+    const count = groupCount.get(tpl) ?? 1;
+    held.set(n, {
+      text,
+      shape: shape(text),
+      template: tpl,
+      // Another instance of a template the middle shows already says little.
+      salience: cand || sal <= 0 ? sal : sal + rarity(count) - (count > 1 ? 2 : 0),
+      isNew: c.newLines.has(n) || cand?.isNew === true,
+      own: cand !== undefined && (cand.score > 0 || cand.isNew),
+    });
+  }
+  const at = (k: number) => held.get(numbers[k] as number) as Held;
+  // Lines near the ends are worth showing one by one: they never fold.
+  const foldable = (k: number) => {
+    const h = at(k);
+    return !h.own && !h.isNew && h.text !== '' && position(numbers[k] as number, c.lines, options.tailRatio) <= 1;
   };
+  const alike = (a: Held, b: Held) =>
+    a.text === b.text || (a.salience > 0 ? a.template === b.template : b.salience <= 0 && a.shape === b.shape);
   for (let i = 0; i < numbers.length; i++) {
     const n = numbers[i] as number;
-    const text = texts.get(n) as string;
-    const held = byLine.get(n);
-    // A salient or new line is a unit of its own, with its context (below).
-    if (held && (held.score > 0 || held.isNew)) continue;
+    const h = at(i);
+    if (h.own) continue;
     let j = i;
-    const next = (k: number) => numbers[k + 1] === (numbers[k] as number) + 1;
-    if (isPlain(n) && text !== '') {
+    // Identical lines fold anywhere; lines alike only away from the ends.
+    const same = (k: number) => !at(k).own && !at(k).isNew && at(k).text === h.text;
+    while (!h.isNew && j + 1 < numbers.length && numbers[j + 1] === (numbers[j] as number) + 1 && same(j + 1)) j++;
+    if (j - i < 2) j = i;
+    if (j === i && foldable(i))
       while (
         j + 1 < numbers.length &&
-        next(j) &&
-        isPlain(numbers[j + 1] as number) &&
-        (texts.get(numbers[j + 1] as number) === text ||
-          shapes.get(numbers[j + 1] as number) === shapes.get(n))
+        numbers[j + 1] === (numbers[j] as number) + 1 &&
+        foldable(j + 1) &&
+        alike(h, at(j + 1))
       )
         j++;
-    }
     const last = numbers[j] as number;
+    const best = Math.max(...numbers.slice(i, j + 1).map((k) => (held.get(k) as Held).salience), 0);
     const pos = Math.max(position(n, c.lines, options.tailRatio), position(last, c.lines, options.tailRatio));
-    if (j - i >= 2 && [...numbers.slice(i, j + 1)].every((k) => texts.get(k) === text)) {
+    if (j - i >= 2 && numbers.slice(i, j + 1).every((k) => (held.get(k) as Held).text === h.text)) {
       units.push({
         line: last,
-        score: pos,
+        score: pos + best,
         entries: [
-          { line: n, text: inert(text), role: 'output' },
+          { line: n, text: inert(h.text), role: best > 0 ? 'salient' : 'output' },
           { line: last, from: n + 1, text: `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]`, role: 'meta' },
         ],
       });
@@ -238,34 +273,31 @@ function select(
     if (j - i >= 3) {
       units.push({
         line: last,
-        score: pos,
+        score: pos + best,
         entries: [
-          { line: n, text: inert(text), role: 'output' },
+          { line: n, text: inert(h.text), role: best > 0 ? 'salient' : 'output' },
           { line: last - 1, from: n + 1, text: similarMarker(j - i - 1, n + 1, last - 1), role: 'meta' },
-          { line: last, text: inert(texts.get(last) as string), role: 'output' },
+          { line: last, text: inert(at(j).text), role: best > 0 ? 'salient' : 'output' },
         ],
       });
       i = j;
       continue;
     }
-    const cand = byLine.get(n);
-    const isNew = c.newLines.has(n) || cand?.isNew === true;
-    const salience = cand ? worth(cand) - (cand.isNew ? NEW_BONUS : 0) : Math.max(0, scoreLine(text).score);
-    const role: Role = isNew ? 'new' : salience > 0 ? 'salient' : 'output';
-    const more = cand && cand.count > 1 ? ` [+${formatCount(cand.count - 1)} similar, last ${cand.lastLine}]` : '';
+    const role: Role = h.isNew ? 'new' : h.salience > 0 ? 'salient' : 'output';
     units.push({
       line: n,
-      score: pos + salience + (isNew ? NEW_BONUS : 0),
-      entries: [{ line: n, text: `${isNew ? '+' : ''}${inert(text)}${more}`, role }],
+      score: position(n, c.lines, options.tailRatio) + h.salience + (h.isNew ? NEW_BONUS : 0),
+      entries: [{ line: n, text: inert(h.text), role, ...(h.isNew ? { isNew: true } : {}) }],
     });
   }
 
   // Salient and new lines of the middle, with their context.
   for (const cand of c.candidates) {
-    const line = (l: NumberedLine, role: Role, isNew = false) => ({
+    const line = (l: NumberedLine, role: Role, isNew = false): Entry => ({
       line: l.line,
-      text: `${known.has(l.line) ? '' : prefix(l.line, isNew)}${isNew && known.has(l.line) ? '+' : ''}${inert(texts.get(l.line) ?? cutLine(shield(l.line, l.text), cap))}`,
+      text: inert(held.get(l.line)?.text ?? cutLine(shield(l.line, l.text), cap)),
       role,
+      ...(isNew ? { isNew } : {}),
     });
     const entries: Entry[] = [];
     if (cand.owner) entries.push(line(cand.owner, 'salient'));
@@ -285,7 +317,7 @@ function select(
     if (fresh.length === 0) continue;
     const first = fresh[0] as Entry;
     const adjacent = shown.has((first.from ?? first.line) - 1);
-    const need = fresh.reduce((n, e) => n + cost(e.text), 0) + (adjacent ? 0 : MARKER_COST);
+    const need = fresh.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
     if (used + need > room) continue;
     chosen.push({ ...unit, entries: fresh });
     for (const e of fresh) for (let l = e.from ?? e.line; l <= e.line; l++) shown.add(l);
@@ -300,20 +332,35 @@ function select(
   return entries;
 }
 
-/** The chosen units in line order, with a marker for every gap. */
+/**
+ * The chosen units in line order, with a marker for every gap. Lines after the first gap and
+ * before the last one carry their line number (`+` before it for a new line); the unbroken start
+ * and end need none (the markers give the numbers). A new line there is marked `+` alone.
+ */
 function assemble(units: Unit[], total: number): Entry[] {
-  const body = units.flatMap((u) => u.entries).sort((a, b) => (a.from ?? a.line) - (b.from ?? b.line) || a.line - b.line);
+  const body = units
+    .flatMap((u) => u.entries)
+    .sort((a, b) => (a.from ?? a.line) - (b.from ?? b.line) || a.line - b.line);
   const out: Entry[] = [];
   let last = 0;
   for (const e of body) {
     if (e.line <= last) continue;
     const from = e.from ?? e.line;
-    if (from > last + 1) out.push({ line: from - 1, from: last + 1, text: gapMarker(last + 1, from - 1), role: 'meta' });
+    if (from > last + 1)
+      out.push({ line: from - 1, from: last + 1, text: gapMarker(last + 1, from - 1), role: 'meta' });
     out.push(e);
     last = e.line;
   }
   if (last < total) out.push({ line: total, from: last + 1, text: gapMarker(last + 1, total), role: 'meta' });
-  return out;
+  const isGap = (e: Entry) => e.role === 'meta' && GAP.test(e.text);
+  const firstGap = out.findIndex(isGap);
+  const lastGap = out.findLastIndex(isGap);
+  return out.map((e, i) => {
+    if (e.role === 'meta') return e;
+    const numbered = firstGap !== -1 && i > firstGap && i < lastGap;
+    const mark = e.isNew ? '+' : '';
+    return numbered ? { ...e, text: `${mark}${e.line}: ${e.text}` } : mark ? { ...e, text: `${mark}${e.text}` } : e;
+  });
 }
 
 const size = (lines: { text: string }[]) => lines.reduce((n, l) => n + cost(l.text), 0);

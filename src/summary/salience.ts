@@ -246,9 +246,10 @@ export function template(line: string): string {
     .trim()
     .replace(/'[^']*'|"[^"]*"|`[^`]*`|‘[^’]*’|“[^”]*”/g, 'Q')
     .replace(/[\w.\\@+-]*[/\\][\w./\\@+-]*/g, 'P')
+    .replace(/[\w.+-]+\.[A-Za-z]\w{0,5}(?=[:(]\d)/g, 'P')
     .replace(/\b0x[0-9a-f]+\b/gi, 'H')
     .replace(/\b(?=[a-f]*\d)[0-9a-f]{7,}\b/gi, 'H')
-    .replace(/\d+(?:[.,:]\d+)*/g, '#')
+    .replace(/(?<![A-Z\d])\d+(?:[.,:]\d+)*/g, '#')
     .replace(/\s+/g, ' ');
 }
 
