@@ -396,7 +396,7 @@ export class Collector {
       if (this.longLast.length > MAX_LONG_KEPT) this.longLast = this.longLast.slice(-MAX_LONG_KEPT);
     }
     const { score, kind, weak } = scoreLine(start, this.hints);
-    if (score > 0) this.group(start, h.line, template(start), kind, score, weak === true, false);
+    if (score > 0) this.group(start, h.line, template(start, true), kind, score, weak === true, false);
   }
 
   /**
@@ -473,7 +473,7 @@ export class Collector {
     if (!scored) {
       text ??= cleanLine(work.toString('utf8', s, e));
       const sal = scoreLine(text, this.hints);
-      scored = { key: template(text), kind: sal.kind, score: sal.score, weak: sal.weak === true };
+      scored = { key: template(text, true), kind: sal.kind, score: sal.score, weak: sal.weak === true };
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
       this.cache.set(h.digits, scored);
     }
@@ -515,15 +515,16 @@ export class Collector {
     while (p.remaining > 0 && at < work.length) {
       const end = indexOrEnd(work, at);
       this.guardOne.lastIndex = 0;
-      // Another line the guard matches is scanned as itself.
-      if (this.guardOne.test(low.slice(at, end))) {
+      const guarded = this.guardOne.test(low.slice(at, end));
+      const text = cleanLine(work.toString('utf8', at, end));
+      // Another salient line is scanned as itself.
+      if (guarded && scoreLine(text, this.hints).score > 0) {
         p.remaining = 0;
         break;
       }
       p.remaining--;
-      const text = cleanLine(work.toString('utf8', at, end));
-      if (at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
-      if (isLocation(text) && p.candidate.count === 1 && p.candidate.attached.length < 2)
+      if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
+      if (isLocation(text) && p.candidate.count === 1 && p.candidate.attached.length < 3)
         p.candidate.attached.push({ line: n, text });
       at = end + 1;
       n++;

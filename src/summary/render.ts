@@ -196,7 +196,8 @@ function select(
   const units: Unit[] = [];
   const worth = (cand: Candidate) => {
     const salience = cand.weak && options.success ? cand.score * 0.4 : cand.score;
-    return salience + (cand.score > 0 ? rarity(cand.count) : 0) + (cand.isNew ? NEW_BONUS : 0);
+    const rare = cand.score > 0 ? rarity(cand.count) * (cand.weak ? 0.5 : 1) : 0;
+    return salience + rare + (cand.isNew ? NEW_BONUS : 0);
   };
 
   // The held lines, as units; runs of one template (or of plain lines of one shape) fold into
@@ -205,6 +206,8 @@ function select(
   interface Held {
     text: string;
     shape: string;
+    /** The first three words, numbers masked. */
+    shape3: string;
     template: string;
     salience: number;
     isNew: boolean;
@@ -217,12 +220,13 @@ function select(
   for (const n of numbers) {
     const text = (known.get(n) as PoolLine).cut(cap);
     const cand = byLine.get(n);
-    const tpl = cand?.template ?? template(text);
+    const tpl = cand?.template ?? template(text, true);
     const sal = cand ? worth(cand) - (cand.isNew ? NEW_BONUS : 0) : scoreOf(text, options.success);
     const count = groupCount.get(tpl) ?? 1;
     held.set(n, {
       text,
       shape: shape(text),
+      shape3: shape(text, 3),
       template: tpl,
       // Another instance of a template the middle shows already says little.
       salience: cand || sal <= 0 ? sal : sal + rarity(count) - (count > 1 ? 2 : 0),
@@ -237,7 +241,8 @@ function select(
     return !h.own && !h.isNew && h.text !== '' && position(numbers[k] as number, c.lines, options.tailRatio) <= 1;
   };
   const alike = (a: Held, b: Held) =>
-    a.text === b.text || (a.salience > 0 ? a.template === b.template : b.salience <= 0 && a.shape === b.shape);
+    a.text === b.text ||
+    (a.salience > 0 ? template(a.text) === template(b.text) : b.salience <= 0 && a.shape === b.shape);
   for (let i = 0; i < numbers.length; i++) {
     const n = numbers[i] as number;
     const h = at(i);
@@ -247,7 +252,7 @@ function select(
     const same = (k: number) => !at(k).own && !at(k).isNew && at(k).text === h.text;
     while (!h.isNew && j + 1 < numbers.length && numbers[j + 1] === (numbers[j] as number) + 1 && same(j + 1)) j++;
     if (j - i < 2) j = i;
-    if (j === i && foldable(i))
+    if (j === i && foldable(i)) {
       while (
         j + 1 < numbers.length &&
         numbers[j + 1] === (numbers[j] as number) + 1 &&
@@ -255,6 +260,20 @@ function select(
         alike(h, at(j + 1))
       )
         j++;
+      // In a run where most lines share their third word too, a line that does not says
+      // something (`[ 77%] Linking C shared library` among `[ 76%] Building C object`): the run
+      // stops before it.
+      const third = new Map<string, number>();
+      for (let k = i; k <= j; k++) third.set(at(k).shape3, (third.get(at(k).shape3) ?? 0) + 1);
+      const top = Math.max(...third.values());
+      if (j - i >= 3 && top * 2 >= j - i + 1)
+        for (let k = i + 1; k <= j; k++)
+          if ((third.get(at(k).shape3) ?? 0) <= 2) {
+            j = k - 1;
+            at(k).salience += 1.5;
+            break;
+          }
+    }
     const last = numbers[j] as number;
     const best = Math.max(...numbers.slice(i, j + 1).map((k) => (held.get(k) as Held).salience), 0);
     const pos = Math.max(position(n, c.lines, options.tailRatio), position(last, c.lines, options.tailRatio));
@@ -305,7 +324,13 @@ function select(
     if (cand.count > 1) main.text += ` [+${formatCount(cand.count - 1)} similar, last ${cand.lastLine}]`;
     entries.push(main);
     for (const a of cand.attached) entries.push(line(a, 'salient'));
-    units.push({ line: cand.line, score: worth(cand) + position(cand.line, c.lines, options.tailRatio), entries });
+    // Among equals, the one that costs less: context is worth less than the line it explains.
+    const length = entries.reduce((n, e) => n + entryCost(e), 0);
+    units.push({
+      line: cand.line,
+      score: worth(cand) + position(cand.line, c.lines, options.tailRatio) - length / 400,
+      entries,
+    });
   }
 
   units.sort((a, b) => b.score - a.score || b.line - a.line);
@@ -318,8 +343,10 @@ function select(
     const first = fresh[0] as Entry;
     const adjacent = shown.has((first.from ?? first.line) - 1);
     const need = fresh.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
-    if (used + need > room) continue;
-    chosen.push({ ...unit, entries: fresh });
+    const candidate = { ...unit, entries: fresh };
+    // Near the limit the estimate is not enough: measure the text it would give.
+    if (used + need > room - 2 * MARKER_COST && size(assemble([...chosen, candidate], c.lines)) > room) continue;
+    chosen.push(candidate);
     for (const e of fresh) for (let l = e.from ?? e.line; l <= e.line; l++) shown.add(l);
     used += need;
   }

@@ -118,7 +118,7 @@ export function buildGuard(extra: readonly string[] = []): RegExp {
 }
 
 const STRONG_ERROR_START =
-  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*ERROR:|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
+  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
 const LOCATED_ERROR =
   /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal|runtime error)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b|^\s*(?:\[ERROR\]\s*)?[\w./\\-]+\.\w+:\[\d+,\d+\] )/i;
 // Whole words only: not after or before `-`, `/`, `.` or `_` (compiler flags -Wfatal-errors,
@@ -128,11 +128,11 @@ const ERROR_WORD =
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
 const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\b/i;
 const COUNT_LINE =
-  /(?<![\d:.,]\s*)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?|pass|fail)\s*[:=]?\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites) \d/i;
+  /(?<![\d:.,]\s*)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites) \d/i;
 const FAILING_COUNT =
-  /[1-9][\d,]*\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed|fail)\s*[:=]?\s*[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
+  /[1-9][\d,]*\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail [1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
-  /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed|fail)\s*[:=]?\s*0\b|\bno (?:errors?|failures?|problems?)\b/i;
+  /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^# fail 0\b|\bno (?:errors?|failures?|problems?)\b/i;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
 /** Details that explain a failure: an assertion's expected and received values. */
 const DETAIL = /^\s*(?:Expected|Received|expected|actual|Actual)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
@@ -151,7 +151,8 @@ export function isLocation(line: string): boolean {
  * "error/exception handling" in a package description does not pass for a failure.
  */
 export function scoreLine(line: string, hints: readonly string[] = []): Salience {
-  if (line.length === 0) return { kind: 'plain', score: 0 };
+  // Empty, or a level tag alone (`[ERROR] `): nothing to read.
+  if (line.length === 0 || /^\s*(?:\[\w+\]\s*)?$/.test(line)) return { kind: 'plain', score: 0 };
   let kind: LineKind = 'plain';
   let score = 0;
   let weak = false;
@@ -164,7 +165,7 @@ export function scoreLine(line: string, hints: readonly string[] = []): Salience
     score = 4;
   } else if (ERROR_WORD.test(line)) {
     kind = 'error';
-    score = 5;
+    score = 4;
     weak = true;
   } else if (DETAIL.test(line)) {
     kind = 'error';
@@ -240,11 +241,13 @@ export function hintWords(command: readonly string[]): string[] {
  * A line's template: the line with numbers, hex, paths, quoted names and durations masked, so
  * that `src/a.c:12: warning: unused variable 'x'` and `src/b.c:40: warning: unused variable 'y'`
  * are one template. Lines of one template are counted as one; a template seen once is news.
+ * `keepQuoted` keeps quoted names (numbers in them masked): the finer key salient lines are
+ * grouped by, so that `Argument of type 'number'` stands apart from 27 `Argument of type 'string'`.
  */
-export function template(line: string): string {
+export function template(line: string, keepQuoted = false): string {
   return line
     .trim()
-    .replace(/'[^']*'|"[^"]*"|`[^`]*`|‘[^’]*’|“[^”]*”/g, 'Q')
+    .replace(/'[^']*'|"[^"]*"|`[^`]*`|‘[^’]*’|“[^”]*”/g, (q) => (keepQuoted ? q.replace(/\d+/g, '#') : 'Q'))
     .replace(/[\w.\\@+-]*[/\\][\w./\\@+-]*/g, 'P')
     .replace(/[\w.+-]+\.[A-Za-z]\w{0,5}(?=[:(]\d)/g, 'P')
     .replace(/\b0x[0-9a-f]+\b/gi, 'H')
@@ -257,9 +260,8 @@ export function template(line: string): string {
  * A looser key for folding runs of similar lines: the indentation and the first two words with
  * numbers masked (`Setting up libfoo (1.2)` and `Setting up libbar (3.4)` are one run).
  */
-export function shape(line: string): string {
-  const m = /^(\s*)(\S+)(?:\s+(\S+))?/.exec(line);
-  if (!m) return '';
-  const mask = (w: string | undefined) => (w ?? '').replace(/\d+/g, '#').replace(/[/\\].*/, 'P');
-  return `${m[1]?.length ?? 0}|${mask(m[2])}|${mask(m[3])}`;
+export function shape(line: string, words = 2): string {
+  const indent = /^\s*/.exec(line)?.[0].length ?? 0;
+  const parts = line.slice(indent).split(/\s+/, words);
+  return `${indent}|${parts.map((w) => w.replace(/\d+/g, '#').replace(/[/\\].*/, 'P')).join('|')}`;
 }
