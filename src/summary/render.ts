@@ -173,7 +173,7 @@ const NEW_BONUS = 20;
 function position(line: number, total: number, tailRatio: number): number {
   const fromEnd = total - line;
   const fromStart = line - 1;
-  return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.8 ** fromStart;
+  return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
 }
 
 
