@@ -303,6 +303,8 @@ function select(
       continue;
     }
     const role: Role = h.isNew ? 'new' : h.salience > 0 ? 'salient' : 'output';
+    // An empty line away from the ends says nothing.
+    if (h.text.trim() === '' && !h.isNew && position(n, c.lines, options.tailRatio) <= 1) continue;
     units.push({
       line: n,
       score: position(n, c.lines, options.tailRatio) + h.salience + (h.isNew ? NEW_BONUS : 0),
