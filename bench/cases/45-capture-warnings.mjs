@@ -11,7 +11,10 @@ const BYTES = Number(process.env.BENCH_WARNINGS_BYTES ?? 100e6);
 
 /** Real gcc output (bench/needles: make -k over 60 files with warnings), varied and repeated. */
 function warningsOutput() {
-  const real = readFileSync(join(ROOT, 'bench', 'needles', 'cases', 'make-k-warnings-one-error', 'output.txt'), 'utf8')
+  const real = readFileSync(
+    join(ROOT, 'bench', 'needles', 'cases', 'make-k-warnings-one-error', 'output.txt'),
+    'utf8',
+  )
     .split('\n')
     .filter((l) => l !== '' && !/error/i.test(l));
   const parts = [];
@@ -37,9 +40,13 @@ export async function run() {
     const lines = text.split('\n');
     const warnings = lines.filter((l) => l.includes('warning:')).length;
     const out = join(dir, 'out.txt');
-    const r = sideBySide(`node ${CLI} --run-dir ${join(dir, 'run')} -- cat ${file} > /dev/null`, `cat ${file} | cat > ${out}`, {
-      runs: 3,
-    });
+    const r = sideBySide(
+      `node ${CLI} --run-dir ${join(dir, 'run')} -- cat ${file} > /dev/null`,
+      `cat ${file} | cat > ${out}`,
+      {
+        runs: 3,
+      },
+    );
     const mb = Buffer.byteLength(text) / 1e6;
     return [
       {

@@ -11,14 +11,19 @@ const spec = JSON.parse(readFileSync(join(dir, 'spec.json'), 'utf8'));
 const raw = readFileSync(join(dir, 'output.txt'));
 const strip = (s) => s.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/g, '');
 const text = strip(raw.toString('utf8'));
-const lines = text.split('\n');
+const _lines = text.split('\n');
 const countNl = (b) => b.reduce((n, c) => n + (c === 10 ? 1 : 0), 0);
 const needles = spec.needles.map((n) => {
   const at = text.indexOf(n.text);
   if (at === -1 || n.text.includes('\n')) throw new Error(`${dir}: needle not found: ${n.text}`);
   const line = text.slice(0, at).split('\n').length;
   const occurrences = text.split(n.text).length - 1;
-  return { ...n, line, position: Math.round((at / text.length) * 1000) / 1000, ...(occurrences > 1 ? { occurrences } : {}) };
+  return {
+    ...n,
+    line,
+    position: Math.round((at / text.length) * 1000) / 1000,
+    ...(occurrences > 1 ? { occurrences } : {}),
+  };
 });
 const out = {
   command: spec.command,
@@ -33,8 +38,15 @@ const out = {
 const prev = join(dir, 'previous.txt');
 if (existsSync(prev)) {
   const p = readFileSync(prev);
-  Object.assign(out, { has_previous: true, previous_exit_code: spec.previous_exit_code ?? 0, previous_bytes: p.length, previous_lines: countNl(p) });
-  for (const n of needles) if (strip(p.toString('utf8')).includes(n.text)) throw new Error(`${dir}: needle already in previous.txt: ${n.text}`);
+  Object.assign(out, {
+    has_previous: true,
+    previous_exit_code: spec.previous_exit_code ?? 0,
+    previous_bytes: p.length,
+    previous_lines: countNl(p),
+  });
+  for (const n of needles)
+    if (strip(p.toString('utf8')).includes(n.text))
+      throw new Error(`${dir}: needle already in previous.txt: ${n.text}`);
 }
 if (spec.kind === 'small') out.expect_verbatim = true;
 writeFileSync(join(dir, 'case.json'), `${JSON.stringify(out, null, 2)}\n`);

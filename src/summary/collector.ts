@@ -497,7 +497,15 @@ export class Collector {
     if (c.kind === 'error') this.pending = { candidate: c, remaining: ATTACH_LOOKAHEAD };
   }
 
-  private group(text: string, line: number, key: string, kind: LineKind, score: number, weak: boolean, isNew: boolean) {
+  private group(
+    text: string,
+    line: number,
+    key: string,
+    kind: LineKind,
+    score: number,
+    weak: boolean,
+    isNew: boolean,
+  ) {
     const group = this.groups.get(key);
     if (group) {
       group.count++;
@@ -542,7 +550,10 @@ export class Collector {
     const before =
       s >= LOOKBACK_BYTES
         ? work.subarray(s - LOOKBACK_BYTES, s)
-        : Buffer.concat([this.back.subarray(Math.max(0, this.back.length - (LOOKBACK_BYTES - s))), work.subarray(0, s)]);
+        : Buffer.concat([
+            this.back.subarray(Math.max(0, this.back.length - (LOOKBACK_BYTES - s))),
+            work.subarray(0, s),
+          ]);
     let end = before.length - 1; // the newline ending the line above
     for (let back = 1; end > 0 && back <= (wantsOwner ? OWNER_LOOKBACK : LOCATION_LOOKBACK); back++) {
       const start = before.lastIndexOf(NL, end - 1) + 1;
@@ -592,7 +603,17 @@ function candidate(
   weak: boolean,
   isNew: boolean,
 ): Candidate {
-  const c: Candidate = { line, text, kind, score, template: key, count: 1, lastLine: line, attached: [], isNew };
+  const c: Candidate = {
+    line,
+    text,
+    kind,
+    score,
+    template: key,
+    count: 1,
+    lastLine: line,
+    attached: [],
+    isNew,
+  };
   if (weak) c.weak = true;
   return c;
 }

@@ -176,7 +176,6 @@ function position(line: number, total: number, tailRatio: number): number {
   return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
 }
 
-
 /**
  * Chooses what the agent sees, with one budget: every held line (head, tail, salient and new
  * lines of the middle) competes by what it is worth (salience, how rare its template is, whether
@@ -215,7 +214,8 @@ function select(
     own: boolean;
   }
   const groupCount = new Map<string, number>();
-  for (const cand of c.candidates) groupCount.set(cand.template, Math.max(groupCount.get(cand.template) ?? 0, cand.count));
+  for (const cand of c.candidates)
+    groupCount.set(cand.template, Math.max(groupCount.get(cand.template) ?? 0, cand.count));
   const held = new Map<number, Held>();
   for (const n of numbers) {
     const text = (known.get(n) as PoolLine).cut(cap);
@@ -238,7 +238,9 @@ function select(
   // Lines near the ends are worth showing one by one: they never fold.
   const foldable = (k: number) => {
     const h = at(k);
-    return !h.own && !h.isNew && h.text !== '' && position(numbers[k] as number, c.lines, options.tailRatio) <= 1;
+    return (
+      !h.own && !h.isNew && h.text !== '' && position(numbers[k] as number, c.lines, options.tailRatio) <= 1
+    );
   };
   const alike = (a: Held, b: Held) =>
     a.text === b.text ||
@@ -250,7 +252,8 @@ function select(
     let j = i;
     // Identical lines fold anywhere; lines alike only away from the ends.
     const same = (k: number) => !at(k).own && !at(k).isNew && at(k).text === h.text;
-    while (!h.isNew && j + 1 < numbers.length && numbers[j + 1] === (numbers[j] as number) + 1 && same(j + 1)) j++;
+    while (!h.isNew && j + 1 < numbers.length && numbers[j + 1] === (numbers[j] as number) + 1 && same(j + 1))
+      j++;
     if (j - i < 2) j = i;
     if (j === i && foldable(i)) {
       while (
@@ -283,7 +286,12 @@ function select(
         score: pos + best,
         entries: [
           { line: n, text: inert(h.text), role: best > 0 ? 'salient' : 'output' },
-          { line: last, from: n + 1, text: `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]`, role: 'meta' },
+          {
+            line: last,
+            from: n + 1,
+            text: `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]`,
+            role: 'meta',
+          },
         ],
       });
       i = j;
@@ -347,7 +355,8 @@ function select(
     const need = fresh.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
     const candidate = { ...unit, entries: fresh };
     // Near the limit the estimate is not enough: measure the text it would give.
-    if (used + need > room - 2 * MARKER_COST && size(assemble([...chosen, candidate], c.lines)) > room) continue;
+    if (used + need > room - 2 * MARKER_COST && size(assemble([...chosen, candidate], c.lines)) > room)
+      continue;
     chosen.push(candidate);
     for (const e of fresh) for (let l = e.from ?? e.line; l <= e.line; l++) shown.add(l);
     used += need;
@@ -388,7 +397,11 @@ function assemble(units: Unit[], total: number): Entry[] {
     if (e.role === 'meta') return e;
     const numbered = firstGap !== -1 && i > firstGap && i < lastGap;
     const mark = e.isNew ? '+' : '';
-    return numbered ? { ...e, text: `${mark}${e.line}: ${e.text}` } : mark ? { ...e, text: `${mark}${e.text}` } : e;
+    return numbered
+      ? { ...e, text: `${mark}${e.line}: ${e.text}` }
+      : mark
+        ? { ...e, text: `${mark}${e.text}` }
+        : e;
   });
 }
 
@@ -399,7 +412,14 @@ function headerLine(c: Collected, facts: RunFacts, budget: number): string {
   const lines = `${formatCount(c.lines)} line${c.lines === 1 ? '' : 's'}`;
   const path = `full output: ${showControls(facts.path)}`;
   const variants = [
-    [statusPart(facts), lines, formatBytes(c.bytes), `~${formatTokens(estimateTokens(c.bytes))} tokens`, formatDuration(facts.durationMs), path],
+    [
+      statusPart(facts),
+      lines,
+      formatBytes(c.bytes),
+      `~${formatTokens(estimateTokens(c.bytes))} tokens`,
+      formatDuration(facts.durationMs),
+      path,
+    ],
     [statusPart(facts), lines, formatBytes(c.bytes), formatDuration(facts.durationMs), path],
     [statusPart(facts), lines, formatBytes(c.bytes), `ctxwrap read ${facts.id}`],
     [statusPart(facts), lines],

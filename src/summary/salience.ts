@@ -135,7 +135,8 @@ const ZERO_COUNT =
   /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^# fail 0\b|\bno (?:errors?|failures?|problems?)\b/i;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
 /** Details that explain a failure: an assertion's expected and received values. */
-const DETAIL = /^\s*(?:Expected|Received|expected|actual|Actual)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
+const DETAIL =
+  /^\s*(?:Expected|Received|expected|actual|Actual)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
 const LOCATION =
   /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|"?, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
 

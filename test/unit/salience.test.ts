@@ -36,7 +36,10 @@ describe('scoreLine', () => {
     ['Tests:       2 failed, 65 passed, 67 total', 'count'],
     ['test result: FAILED. 30 passed; 1 failed; 0 ignored', 'count'],
     ['=================== 2 failed, 58 passed in 3.40s ===================', 'count'],
-    ['ii  liberror-perl   0.17029-2   all   Perl module for error/exception handling in an OO-ish way', 'plain'],
+    [
+      'ii  liberror-perl   0.17029-2   all   Perl module for error/exception handling in an OO-ish way',
+      'plain',
+    ],
     ['CC obj/file.o', 'plain'],
     ['gcc -Wall -Wfatal-errors -Werror=format -c -o lapi.o lapi.c', 'plain'],
     ['compiling src/errors.c', 'plain'],
@@ -117,7 +120,9 @@ describe('template', () => {
     expect(template("a.ts(1,2): error TS2345: 'number'")).toBe(template("b.ts(3,4): error TS2345: 'string'"));
     expect(template('a.ts(1,2): error TS2345: x')).not.toBe(template('a.ts(1,2): error TS2322: x'));
     expect(template('at 0x1095A1: main')).toBe(template('at 0xDEAD: main'));
-    expect(template('commit 5298392c5ab452706b71a992b17e2a1bb2addde3')).toBe(template('commit 0123456789abcdef'));
+    expect(template('commit 5298392c5ab452706b71a992b17e2a1bb2addde3')).toBe(
+      template('commit 0123456789abcdef'),
+    );
   });
 
   it('gives runs of one kind one shape', () => {

@@ -77,6 +77,7 @@ describe('the summary of a several-MB output', () => {
     };
     const once = summaryOf(bytes, [bytes.length], prev());
     expect(once).toContain('[ctxwrap: vs prev_00000000');
-    for (const sizes of [[1000], [65536, 17], [4093, 250_000, 3]]) expect(summaryOf(bytes, sizes, prev())).toBe(once);
+    for (const sizes of [[1000], [65536, 17], [4093, 250_000, 3]])
+      expect(summaryOf(bytes, sizes, prev())).toBe(once);
   }, 300_000);
 });
