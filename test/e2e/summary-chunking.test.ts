@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, tempDir } from '../helpers.js';
+import { ctxwrap, tempDir } from '../support.js';
 
 /** Writes a file to stdout in random chunk sizes (up to 96 KiB) with random pauses, from a seed. */
 const CHUNKER = `const b=require("fs").readFileSync(process.argv[1]);let s=+process.argv[2],a=0;const r=()=>(s=(s*1103515245+12345)%2147483648)/2147483648;(function n(){while(a<b.length){const k=Math.max(1,Math.floor(r()**3*98304));const ok=process.stdout.write(b.subarray(a,a+=k));if(!ok){process.stdout.once("drain",n);return}if(r()<0.2){setTimeout(n,1);return}}})()`;
