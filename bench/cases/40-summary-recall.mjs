@@ -9,7 +9,10 @@ import { CLI, ROOT } from '../lib.mjs';
 export const title = 'summary: needle recall on the tuning corpora vs head+tail';
 
 const BUDGET = 2000;
-const SHARED = join(ROOT, '..', 'shared', 'needles', 'score.mjs');
+/** ../shared from the main checkout; from a worktree under /work/wt/<name>, two levels up. */
+const SHARED = [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')]
+  .map((d) => join(d, 'needles', 'score.mjs'))
+  .find((f) => existsSync(f));
 const OURS = join(ROOT, 'bench', 'needles', 'score.mjs');
 const HELD_OUT = JSON.parse(readFileSync(join(ROOT, 'bench', 'needles', 'held-out.json'), 'utf8')).cases;
 
@@ -60,7 +63,7 @@ export async function run() {
     return cache.get(key);
   };
   for (const [name, scorer, pick] of corpora) {
-    if (!existsSync(scorer)) continue;
+    if (!scorer || !existsSync(scorer)) continue;
     const ours = runOnce(scorer, ['--summarizer', summarizer, '--search', search]);
     const base = runOnce(scorer, ['--baseline', 'headtail', '--budget', String(BUDGET)]);
     const choose = (r) => r.cases.filter((c) => !pick || pick(c.name));

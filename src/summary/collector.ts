@@ -15,7 +15,7 @@
  */
 import type { LineRange } from '../shield.js';
 import { cleanLine } from './clean.js';
-import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, Sketch } from './fingerprint.js';
+import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
 import { hashLine } from './hash.js';
 import { buildGuard, isLocation, KEY_MARKER, type LineKind, scoreLine, template } from './salience.js';
 import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
@@ -62,6 +62,8 @@ export interface LongLine {
 export interface Compared {
   /** Lines new since the previous run (exact text not there, no number-only twin to pair with). */
   fresh: number;
+  /** Salient lines of the previous run (by their number-masked form) that are not in this one. */
+  gone: number;
   /** False when the previous run has too little in common to be a baseline. */
   related: boolean;
 }
@@ -145,6 +147,8 @@ export class Collector {
   private readonly compare: Comparison | undefined;
   private readonly exactSketch = new Sketch(EXACT_K);
   private readonly digitsSketch = new Sketch(DIGITS_K);
+  private readonly salient = new Set<number>();
+  private readonly previous: Fingerprint | undefined;
 
   private bytes = 0;
   /** Complete lines scanned so far, and the bytes they span. */
@@ -178,6 +182,7 @@ export class Collector {
     this.guard = buildGuard(this.hints);
     this.guardOne = new RegExp(this.guard.source, 'm');
     this.compare = options.previous ? new Comparison(options.previous) : undefined;
+    this.previous = options.previous;
   }
 
   /** Feeds the next bytes of the output. */
@@ -237,7 +242,8 @@ export class Collector {
     let newLines = new Set(this.newLines);
     let compared: Compared | undefined;
     if (this.compare) {
-      compared = { fresh: this.compare.fresh, related: this.compare.related };
+      const gone = (this.previous?.salient ?? []).filter((h) => !this.salient.has(h)).length;
+      compared = { fresh: this.compare.fresh, gone, related: this.compare.related };
       if (!compared.related) {
         newLines = new Set();
         for (const c of candidates) c.isNew = false;
@@ -268,6 +274,7 @@ export class Collector {
       exactMax: this.exactSketch.max,
       digits: this.digitsSketch.entries(),
       digitsMax: this.digitsSketch.max,
+      salient: [...this.salient].sort((a, b) => a - b),
     };
   }
 
@@ -477,6 +484,7 @@ export class Collector {
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
       this.cache.set(h.digits, scored);
     }
+    if (scored.score > 0 && this.salient.size < SALIENT_MAX) this.salient.add(h.digits);
     if (scored.score <= 0 && !isNew) return;
     const own = isNew && this.fresh.length < MAX_NEW;
     const group = own ? undefined : this.groups.get(scored.key);

@@ -13,7 +13,11 @@ export interface Fingerprint {
   /** Hashes of number-masked lines with how many lines had each. */
   digits: [number, number][];
   digitsMax: number;
+  /** Number-masked hashes of the salient lines (at most SALIENT_MAX, the first ones). */
+  salient: number[];
 }
+
+export const SALIENT_MAX = 4096;
 
 const ALL = 0xffffffff;
 
@@ -58,7 +62,10 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
     (p): p is [number, number] =>
       Array.isArray(p) && p.length === 2 && Number.isInteger(p[0]) && Number.isInteger(p[1]),
   );
-  return { exact: exact.filter((n) => !Number.isNaN(n)), exactMax, digits, digitsMax };
+  const salient = Array.isArray(v.s)
+    ? (v.s as unknown[]).filter((n): n is number => Number.isInteger(n))
+    : [];
+  return { exact: exact.filter((n) => !Number.isNaN(n)), exactMax, digits, digitsMax, salient };
 }
 
 /** The stored form: exact hashes as one hex string, masked ones as pairs. */
@@ -69,6 +76,7 @@ export function serializeFingerprint(fp: Fingerprint): string {
     em: fp.exactMax,
     d: fp.digits,
     dm: fp.digitsMax,
+    s: fp.salient,
   });
 }
 

@@ -470,7 +470,7 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   const header: SummaryLine[] = [meta(headerLine(c, facts, budget))];
   if (facts.previousId && c.compared) {
     const vs = c.compared.related
-      ? `[ctxwrap: vs ${facts.previousId}, the previous run of this command here: ${formatCount(c.compared.fresh)} new line${c.compared.fresh === 1 ? '' : 's'} (marked +)]`
+      ? `[ctxwrap: vs ${facts.previousId}, the previous run of this command here: ${formatCount(c.compared.fresh)} new line${c.compared.fresh === 1 ? '' : 's'} (marked +), ${formatCount(c.compared.gone)} salient gone]`
       : `[ctxwrap: the previous run ${facts.previousId} has too little in common to compare with]`;
     if (size(header) + cost(vs) <= budget * 0.6) header.push(meta(vs));
   }

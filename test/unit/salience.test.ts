@@ -29,7 +29,7 @@ describe('scoreLine', () => {
     ['E       assert 5.0 == 6', 'error'],
     ['--- FAIL: TestParse (0.00s)', 'error'],
     ['SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/split.c:9 in split', 'error'],
-    ['make: *** [Makefile:6: src/m41.o] Error 1', 'count'],
+    ['make: *** [Makefile:6: src/m41.o] Error 1', 'error'],
     ['Caused by: java.lang.NumberFormatException: For input string: "80a"', 'error'],
     ['4 upgraded, 102 newly installed, 0 to remove and 102 not upgraded.', 'count'],
     ['added 312 packages, and audited 313 packages in 4s', 'count'],

@@ -97,7 +97,7 @@ describe('comparing with the previous run', () => {
       { previous },
     );
     expect(out).toContain(
-      '[ctxwrap: vs tsc_00000001, the previous run of this command here: 1 new line (marked +)]',
+      '[ctxwrap: vs tsc_00000001, the previous run of this command here: 1 new line (marked +), 1 salient gone]',
     );
     expect(out).toContain('+303: src/d.ts(3,1): error TS2322: d is wrong');
     expect(out).toContain('301: src/a.ts(1,1): error TS2322: a is wrong');
