@@ -53,8 +53,20 @@ const RESERVED = new Set([
 ]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
-/** Splits a command line into simple commands. Throws `ShellParseError` when it cannot. */
-export function parseShell(line: string): ParsedLine {
+/** Longest command line the reader takes; a longer one is left alone. */
+export const MAX_LINE = 256 * 1024;
+/** Most time the reader may take on one line; past it the line is left alone. */
+export const PARSE_DEADLINE_MS = 200;
+
+/**
+ * Splits a command line into simple commands. Throws `ShellParseError` when it cannot, when the
+ * line is longer than `MAX_LINE`, or when reading it takes longer than `deadlineMs`: every step
+ * of the loop moves forward, and the deadline is a second guard should one ever not.
+ */
+export function parseShell(line: string, deadlineMs = PARSE_DEADLINE_MS): ParsedLine {
+  if (line.length > MAX_LINE) throw new ShellParseError(`a command longer than ${MAX_LINE} characters`);
+  const deadline = performance.now() + deadlineMs;
+  let steps = 0;
   const commands: SimpleCommand[] = [];
   const heredocs: string[] = [];
   const subs: string[] = [];
@@ -70,6 +82,8 @@ export function parseShell(line: string): ParsedLine {
   };
 
   while (i < line.length) {
+    if (++steps % 1024 === 0 && performance.now() > deadline)
+      throw new ShellParseError('the command took too long to read');
     const c = line[i] as string;
     if (c === ' ' || c === '\t') {
       i++;
@@ -121,6 +135,8 @@ export function parseShell(line: string): ParsedLine {
       continue;
     }
     const { word, end } = readWord(line, i, subs);
+    // Never the case with the word ends above; should it be, stop rather than loop.
+    if (end <= i) throw new ShellParseError(`cannot read the character at ${i}`);
     i = end;
     if (redirectTarget) {
       redirectTarget = false;
@@ -169,7 +185,12 @@ function readHeredocs(
   return i;
 }
 
-const WORD_END = /[\s;&|()<>]/;
+/**
+ * What ends an unquoted word: bash's metacharacters exactly (space, tab, newline, `;&|()<>`).
+ * Any other character, a carriage return, \v, \f or a no-break space included, is part of a
+ * word, as bash reads it (`echo hi\r` prints `hi` and a carriage return).
+ */
+const WORD_END = /[ \t\n;&|()<>]/;
 
 /** Reads one word starting at `i`: quotes, escapes and substitutions are part of it. */
 function readWord(line: string, i: number, subs: string[]): { word: Word; end: number } {
