@@ -1,16 +1,21 @@
 /**
  * `ctxwrap hook claude`: the Claude Code hook. On `PreToolUse` for the Bash tool it answers with
- * `hookSpecificOutput.updatedInput` whose command runs the original inside ctxwrap (or with
+ * `hookSpecificOutput.updatedInput` whose command runs the original text in the agent's own
+ * shell, its output going to a result file allocated here, then `ctxwrap finish` (or with
  * nothing, to leave it alone); on `SessionStart` it exports this session's run directory to the
- * session's Bash commands through `$CLAUDE_ENV_FILE`. It fails open: on any error it prints
- * nothing and exits 0, so the command runs as the agent wrote it.
+ * session's Bash commands through `$CLAUDE_ENV_FILE`. It fails open: on any error or doubt it
+ * prints nothing and exits 0, so the command runs as the agent wrote it.
  */
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { CtxwrapError } from '../errors.js';
-import { decide, type PreToolUseInput, SESSION_ID_PATTERN, shellQuote } from '../hook/claude-hook.js';
+import { decide, type PreToolUseInput, SESSION_ID_PATTERN, type WrapPlan } from '../hook/claude-hook.js';
+import { inShellText } from '../hook/in-shell.js';
 import { ancestorsAddRules, loadBashRules, settingsFiles } from '../hook/permission-rules.js';
+import { shellQuote } from '../hook/quote.js';
 import { resolveRunDir } from '../store/run-dir.js';
+import { allocateResult, planResult } from './finish.js';
 
 export interface HookOptions {
   /** Which agent's protocol: only `claude` for now. */
@@ -42,25 +47,78 @@ export function runHook(opts: HookOptions): number {
     const input = JSON.parse(opts.input) as PreToolUseInput;
     if (input === null || typeof input !== 'object') return explainOr(opts, 'the input is not a JSON object');
     if (input.hook_event_name === 'SessionStart') return sessionStart(input, opts);
+    const cwd = typeof input.cwd === 'string' && isAbsolute(input.cwd) ? input.cwd : undefined;
     const decision = decide(input, {
-      self: selfCommand(opts.scriptPath, opts.env),
-      sessionDir: (id) => sessionRunDir(opts.env, id),
-      shell: agentShell(opts.env),
-      rules: ancestorsAddRules(opts.parentPid)
-        ? undefined
-        : loadBashRules(settingsFiles(opts.env, typeof input.cwd === 'string' ? input.cwd : undefined)),
+      rules: ancestorsAddRules(opts.parentPid) ? undefined : loadBashRules(settingsFiles(opts.env, cwd)),
     });
     if ('leave' in decision) return explainOr(opts, `leave alone: ${decision.leave}`);
+    if (cwd === undefined) return explainOr(opts, 'leave alone: no absolute cwd in the input');
+    const text = wrapInShell(decision.wrap, {
+      runDir: sessionRunDir(opts.env, input.session_id as string),
+      cwd,
+      shell: agentShell(opts.env),
+      self: selfCommand(opts.scriptPath, opts.env),
+      pid: opts.parentPid,
+    });
+    if (typeof text !== 'string') return explainOr(opts, `leave alone: ${text.leave}`);
     if (opts.explain) {
-      opts.print(`wrap: ${decision.wrap}\n`);
+      opts.print(`wrap${decision.wrap.allow ? ' (allow)' : ''}:\n${text}\n`);
       return 0;
     }
-    const updatedInput = { ...(input.tool_input as Record<string, unknown>), command: decision.wrap };
-    opts.print(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput } })}\n`);
+    const updatedInput = { ...(input.tool_input as Record<string, unknown>), command: text };
+    const answer = {
+      hookEventName: 'PreToolUse',
+      ...(decision.wrap.allow
+        ? {
+            permissionDecision: 'allow',
+            permissionDecisionReason: 'ctxwrap: every part of the command is allowed by your rules',
+          }
+        : {}),
+      updatedInput,
+    };
+    opts.print(`${JSON.stringify({ hookSpecificOutput: answer })}\n`);
     return 0;
   } catch (error) {
     return explainOr(opts, `leave alone: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+export interface InShellContext {
+  runDir: string;
+  cwd: string;
+  /** The agent's shell (`bash` or `zsh`), to check the wrapped text's syntax. */
+  shell: string;
+  /** How the agent's shell calls ctxwrap. */
+  self: string;
+  /** The agent's process, recorded as the run's owner. */
+  pid: number;
+}
+
+/**
+ * The text the agent's shell runs for a wrapped command: allocates the result (its metadata says
+ * running), then builds the in-shell text. Leaves the command alone when the agent's shell
+ * does not read the wrapped text (a syntax check, `-n`) though it reads the original.
+ */
+export function wrapInShell(plan: WrapPlan, ctx: InShellContext): string | { leave: string } {
+  const shellPath = ctx.shell === 'zsh' ? 'zsh' : 'bash';
+  const allocated = planResult(ctx.runDir, plan.name);
+  const finish = `command ${ctx.self} _finish --run-dir ${shellQuote(ctx.runDir)} ${allocated.id}`;
+  const text = inShellText(plan.command, {
+    finish,
+    output: allocated.output,
+    ...(plan.view ? { view: plan.view } : {}),
+  });
+  const check = spawnSync(shellPath, ['-n', '-c', text], { stdio: 'ignore', timeout: 2000 });
+  if (check.error || check.status !== 0)
+    return { leave: `${shellPath} -n does not accept the wrapped command` };
+  allocateResult({
+    runDir: ctx.runDir,
+    id: allocated.id,
+    command: [shellPath, '-c', plan.command],
+    cwd: ctx.cwd,
+    pid: ctx.pid,
+  });
+  return text;
 }
 
 function explainOr(opts: HookOptions, why: string): number {

@@ -14,6 +14,8 @@ export interface Word {
   text: string;
   /** True when the word holds an expansion the shell makes at run time: `$x`, `$(...)`, backticks. */
   dynamic: boolean;
+  /** The word as written, quotes and all. */
+  raw: string;
 }
 
 /** A simple command: its words (assignments and redirections left out) and what ended it. */
@@ -31,6 +33,11 @@ export interface ParsedLine {
   heredocs: string[];
   /** The text inside command and process substitutions: `$(...)`, backticks, `<(...)`. */
   substitutions: string[];
+  /**
+   * Every operator in order, with how deep inside `( )` and `{ }` it stands (0: top level;
+   * an opening `(` counts at its own level, a closing `)` at the level it returns to).
+   */
+  operators: { op: string; depth: number }[];
 }
 
 const OPERATORS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|', '(', ')', '\n'];
@@ -75,7 +82,16 @@ export function parseShell(line: string, deadlineMs = PARSE_DEADLINE_MS): Parsed
   let redirectTarget = false;
   let i = 0;
 
+  const operators: { op: string; depth: number }[] = [];
+  let depth = 0;
   const finish = (op: string) => {
+    for (const w of current.words) {
+      if (w.raw === '{') depth++;
+      else if (w.raw === '}') depth--;
+    }
+    if (op === ')') depth--;
+    operators.push({ op, depth });
+    if (op === '(') depth++;
     current.end = op;
     if (current.words.length > 0 || current.assignments.length > 0 || op !== '') commands.push(current);
     current = { assignments: [], words: [], end: '' };
@@ -100,7 +116,7 @@ export function parseShell(line: string, deadlineMs = PARSE_DEADLINE_MS): Parsed
     if ((c === '<' || c === '>') && line[i + 1] === '(') {
       const end = endOfGroup(line, i + 1, subs);
       subs.push(line.slice(i + 2, end - 1));
-      current.words.push({ text: line.slice(i, end), dynamic: true });
+      current.words.push({ text: line.slice(i, end), dynamic: true, raw: line.slice(i, end) });
       i = end;
       continue;
     }
@@ -153,6 +169,7 @@ export function parseShell(line: string, deadlineMs = PARSE_DEADLINE_MS): Parsed
     commands: commands.filter((c) => c.words.length > 0 || c.assignments.length > 0),
     heredocs,
     substitutions: subs,
+    operators,
   };
 }
 
@@ -194,6 +211,7 @@ const WORD_END = /[ \t\n;&|()<>]/;
 
 /** Reads one word starting at `i`: quotes, escapes and substitutions are part of it. */
 function readWord(line: string, i: number, subs: string[]): { word: Word; end: number } {
+  const start = i;
   let text = '';
   let dynamic = false;
   while (i < line.length && !WORD_END.test(line[i] as string)) {
@@ -227,7 +245,7 @@ function readWord(line: string, i: number, subs: string[]): { word: Word; end: n
       i++;
     }
   }
-  return { word: { text, dynamic }, end: i };
+  return { word: { text, dynamic, raw: line.slice(start, i) }, end: i };
 }
 
 function endOfAnsiQuote(line: string, i: number): number {

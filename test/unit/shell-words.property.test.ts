@@ -77,8 +77,7 @@ describe('parseShell always ends', () => {
           const got = parsed.commands.flatMap((c) => commandWords(c).map((w) => w.text));
           // bash's metacharacters end words; \r, \v, \f and U+00A0 are part of the last one.
           const expected = [...words];
-          if (ending !== '' && ending !== '\n')
-            expected[expected.length - 1] += ending.replace(/\n$/, '');
+          if (ending !== '' && ending !== '\n') expected[expected.length - 1] += ending.replace(/\n$/, '');
           expect(got).toEqual(expected);
         },
       ),
@@ -86,15 +85,12 @@ describe('parseShell always ends', () => {
     );
   });
 
-  it.each([
-    'echo hi\r\n',
-    'ls\v-la',
-    'ls\f',
-    'echo\u00a0x',
-    'npm test\r\n\r\n',
-  ])('reads %j as bash does, at once', (text) => {
-    expect(parses(text)).toBe('ok');
-  });
+  it.each(['echo hi\r\n', 'ls\v-la', 'ls\f', 'echo\u00a0x', 'npm test\r\n\r\n'])(
+    'reads %j as bash does, at once',
+    (text) => {
+      expect(parses(text)).toBe('ok');
+    },
+  );
 
   it('refuses a line longer than the limit instead of reading it', () => {
     expect(() => parseShell(`echo ${'a'.repeat(300 * 1024)}`)).toThrow(ShellParseError);
