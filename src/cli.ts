@@ -234,6 +234,18 @@ export function buildProgram(setExit: (code: number) => void): Command {
     setExit(await showResult({ runDir: runDirOf(program, opts), id, print: (t) => out(colorize(t)) }));
   });
 
+  // TEMP (agents): the hidden step the in-shell hook runs after the agent's shell ran the command.
+  program
+    .command('_finish', { hidden: true })
+    .argument('<id>')
+    .argument('<status>')
+    .option('--run-dir <dir>')
+    .option('--view <filter>')
+    .action(async (id: string, status: string, opts: { runDir?: string; view?: string }) => {
+      const { finishCommand } = await import('./commands/finish.js');
+      setExit(finishCommand({ id, status, ...opts, env: process.env, print: out }));
+    });
+
   // Issue 5: agents (prompt, hook, init) and people (open, completion).
   program
     .command('prompt')
