@@ -264,7 +264,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
   program
     .command('hook')
     .description("the agent hook: rewrite the agent's shell commands to run through ctxwrap (see init)")
-    .addArgument(new Argument('<agent>', 'which agent calls it').choices(['claude']))
+    .addArgument(
+      new Argument('<agent>', 'which agent calls it').choices(['claude', 'codex', 'gemini', 'opencode']),
+    )
     .option('--explain', "print why the command is wrapped or left alone, instead of the hook's JSON")
     .addHelpText(
       'after',
@@ -291,7 +293,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description(
       'set an agent up to use ctxwrap: its hook and the instructions (Claude Code: settings.json, CLAUDE.md)',
     )
-    .addArgument(new Argument('<agent>', 'which agent').choices(['claude']))
+    .addArgument(new Argument('<agent>', 'which agent').choices(['claude', 'codex', 'gemini', 'opencode']))
     .option('--global', "the user's settings (~/.claude) instead of the project's (./.claude)")
     .option('--uninstall', 'remove what init installed, keeping everything else')
     .addHelpText(

@@ -8,9 +8,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { CtxwrapError } from '../errors.js';
-import { decide, type PreToolUseInput, SESSION_ID_PATTERN, type WrapPlan } from '../hook/claude-hook.js';
+import {
+  decide,
+  decideCommand,
+  type PreToolUseInput,
+  SESSION_ID_PATTERN,
+  type WrapPlan,
+} from '../hook/claude-hook.js';
 import { inShellText } from '../hook/in-shell.js';
 import { ancestorsAddRules, loadBashRules, settingsFiles } from '../hook/permission-rules.js';
 import { shellQuote } from '../hook/quote.js';
@@ -32,7 +38,7 @@ export interface HookOptions {
   print: (text: string) => void;
 }
 
-export const HOOK_AGENTS = ['claude'] as const;
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 
 /** Where a Claude Code session's results go. */
 export function sessionRunDir(env: NodeJS.ProcessEnv, sessionId: string): string {
@@ -46,6 +52,7 @@ export function runHook(opts: HookOptions): number {
   try {
     const input = JSON.parse(opts.input) as PreToolUseInput;
     if (input === null || typeof input !== 'object') return explainOr(opts, 'the input is not a JSON object');
+    if (opts.agent !== 'claude') return otherAgent(opts.agent, input, opts);
     if (input.hook_event_name === 'SessionStart') return sessionStart(input, opts);
     const cwd = typeof input.cwd === 'string' && isAbsolute(input.cwd) ? input.cwd : undefined;
     const decision = decide(input, {
@@ -79,6 +86,7 @@ export function runHook(opts: HookOptions): number {
     opts.print(`${JSON.stringify({ hookSpecificOutput: answer })}\n`);
     return 0;
   } catch (error) {
+    if (opts.agent === 'gemini' && !opts.explain) opts.print('{}\n');
     return explainOr(opts, `leave alone: ${(error as Error)?.message ?? String(error)}`);
   }
 }
@@ -119,6 +127,78 @@ export function wrapInShell(plan: WrapPlan, ctx: InShellContext): string | { lea
     pid: ctx.pid,
   });
   return text;
+}
+
+const NO_RULES = { allow: [], ask: [], deny: [] };
+
+/**
+ * Codex CLI, Gemini CLI and opencode. Codex (PreToolUse, the same JSON as Claude Code's) applies
+ * `updatedInput` only together with `permissionDecision: "allow"` (openai/codex#20527), which
+ * would answer for Codex's own approval: ctxwrap rewrites there only when Codex asks nothing
+ * anyway (`permission_mode` bypassPermissions), so no permission is ever widened. Gemini CLI
+ * (BeforeTool for run_shell_command) merges `hookSpecificOutput.tool_input` into the call's
+ * arguments and keeps its own confirmation. opencode's plugin sends `{session_id, cwd, command}`
+ * and takes `{command}` back.
+ */
+function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): number {
+  const raw = input as Record<string, unknown>;
+  const toolInput = (raw.tool_input ?? {}) as Record<string, unknown>;
+  const silent = agent === 'gemini' ? '{}\n' : '';
+  const leave = (why: string) => {
+    if (opts.explain) opts.print(`leave alone: ${why}\n`);
+    else if (silent) opts.print(silent);
+    return 0;
+  };
+  let command: unknown;
+  let cwd = typeof raw.cwd === 'string' ? raw.cwd : undefined;
+  if (agent === 'codex') {
+    if (raw.hook_event_name !== 'PreToolUse' || raw.tool_name !== 'Bash')
+      return leave('not a Bash PreToolUse call');
+    if (raw.permission_mode !== 'bypassPermissions')
+      return leave(
+        'Codex applies a rewrite only with permissionDecision allow, which would answer for its approval',
+      );
+    command = toolInput.command;
+  } else if (agent === 'gemini') {
+    if (raw.hook_event_name !== 'BeforeTool' || raw.tool_name !== 'run_shell_command')
+      return leave('not a run_shell_command BeforeTool call');
+    command = toolInput.command;
+    if (cwd !== undefined && typeof toolInput.dir_path === 'string') cwd = resolve(cwd, toolInput.dir_path);
+  } else {
+    command = raw.command;
+  }
+  if (typeof command !== 'string' || command.trim() === '') return leave('no command');
+  if (typeof raw.session_id !== 'string' || !SESSION_ID_PATTERN.test(raw.session_id))
+    return leave('no valid session id');
+  if (cwd === undefined || !isAbsolute(cwd)) return leave('no absolute cwd in the input');
+  const decision = decideCommand(command, NO_RULES, true);
+  if ('leave' in decision) return leave(decision.leave);
+  const text = wrapInShell(decision.wrap, {
+    runDir: sessionRunDir(opts.env, raw.session_id),
+    cwd,
+    shell: 'bash',
+    self: selfCommand(opts.scriptPath, opts.env),
+    pid: opts.parentPid,
+  });
+  if (typeof text !== 'string') return leave(text.leave);
+  if (opts.explain) {
+    opts.print(`wrap:\n${text}\n`);
+    return 0;
+  }
+  let answer: unknown;
+  if (agent === 'codex')
+    answer = {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        permissionDecisionReason: 'ctxwrap: runs the command as written, storing its output',
+        updatedInput: { ...toolInput, command: text },
+      },
+    };
+  else if (agent === 'gemini') answer = { hookSpecificOutput: { tool_input: { command: text } } };
+  else answer = { command: text };
+  opts.print(`${JSON.stringify(answer)}\n`);
+  return 0;
 }
 
 function explainOr(opts: HookOptions, why: string): number {

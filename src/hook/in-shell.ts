@@ -4,8 +4,8 @@
  * combined output redirected into the result file the hook allocated, and ctxwrap called
  * after it to summarise the file and return the exact exit status. Pure text building.
  *
- *     trap '<finish> "$?"' EXIT; { <original text>
- *     } >'<file>' 2>&1
+ *     __ctxwrap_out=<file>; <falls back to /dev/stdout if it cannot be written>; trap '<finish> "$?"' EXIT; { <original text>
+ *     } >"$__ctxwrap_out" 2>&1
  *     __ctxwrap_status=$?; trap - EXIT; <finish> "$__ctxwrap_status"
  *
  * The trap gives `exit N` and `set -e` inside a summary too. The original starts on the first
@@ -71,12 +71,14 @@ export interface InShellOptions {
 /** The text the agent's shell runs instead of `original`. */
 export function inShellText(original: string, opts: InShellOptions): string {
   const finish = opts.view ? `${opts.finish} --view ${shellQuote(opts.view.filter)}` : opts.finish;
-  const file = shellQuote(opts.output);
+  // Fail open: where the file cannot be written (a sandbox, a full disk), the output goes to the
+  // agent as it would have, rather than the command not running at all.
+  const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { : >>"$__ctxwrap_out"; } 2>/dev/null || __ctxwrap_out=${opts.view ? '/dev/null' : '/dev/stdout'}`;
   const body = opts.view
-    ? `{ ${opts.view.prefix}\n} ${opts.view.op} command tee ${file} | ${opts.view.filter}`
-    : `{ ${original}\n} >${file} 2>&1`;
+    ? `{ ${opts.view.prefix}\n} ${opts.view.op} command tee "$__ctxwrap_out" | ${opts.view.filter}`
+    : `{ ${original}\n} >"$__ctxwrap_out" 2>&1`;
   return [
-    `trap ${shellQuote(`${finish} "$?"`)} EXIT; ${body}`,
+    `${pick}; trap ${shellQuote(`${finish} "$?"`)} EXIT; ${body}`,
     `__ctxwrap_status=$?; trap - EXIT; ${finish} "$__ctxwrap_status"`,
   ].join('\n');
 }

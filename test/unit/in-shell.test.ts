@@ -39,7 +39,7 @@ describe('inShellText', () => {
       output: '/r/x.txt',
     });
     expect(text).toBe(
-      `trap 'ctxwrap _finish x_00000000 "$?"' EXIT; { echo 'a' && exit 3\n} >/r/x.txt 2>&1\n__ctxwrap_status=$?; trap - EXIT; ctxwrap _finish x_00000000 "$__ctxwrap_status"`,
+      `__ctxwrap_out=/r/x.txt; { : >>"$__ctxwrap_out"; } 2>/dev/null || __ctxwrap_out=/dev/stdout; trap 'ctxwrap _finish x_00000000 "$?"' EXIT; { echo 'a' && exit 3\n} >"$__ctxwrap_out" 2>&1\n__ctxwrap_status=$?; trap - EXIT; ctxwrap _finish x_00000000 "$__ctxwrap_status"`,
     );
   });
 
@@ -50,7 +50,7 @@ describe('inShellText', () => {
       output: '/r/x.txt',
       view: view(command),
     });
-    expect(text).toContain(`{ npm test 2>&1 \n} | command tee /r/x.txt | tail -5\n`);
+    expect(text).toContain(`{ npm test 2>&1 \n} | command tee "$__ctxwrap_out" | tail -5\n`);
     expect(text).toContain(`ctxwrap _finish x_00000000 --view 'tail -5' "$__ctxwrap_status"`);
   });
 });
