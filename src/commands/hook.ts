@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { resolveRunDir } from '../env.js';
 import { CtxwrapError } from '../errors.js';
 import {
   decide,
@@ -20,7 +21,6 @@ import {
 import { inShellText } from '../hook/in-shell.js';
 import { ancestorsAddRules, loadBashRules, settingsFiles } from '../hook/permission-rules.js';
 import { shellQuote } from '../hook/quote.js';
-import { resolveRunDir } from '../store/run-dir.js';
 import { allocateResult, planResult } from './finish.js';
 
 export interface HookOptions {

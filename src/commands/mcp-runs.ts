@@ -131,7 +131,17 @@ export class McpRuns {
           `${formatDuration(elapsed)} · ${formatCount(seen.lines)} lines · ${formatBytes(seen.bytes)}`,
         );
       }, PROGRESS_EVERY_MS);
-      const waiter = setTimeout(() => finish(this.partial(watch, started, o)), o.waitMs);
+      // Past the wait, answer with the output so far, once the run has an id to read it by
+      // later (a slow start may not have recorded it yet).
+      let waiter: NodeJS.Timeout;
+      const answerSoFar = () => {
+        if (watch.poll().id === undefined && Date.now() - started < o.waitMs + 10_000) {
+          waiter = setTimeout(answerSoFar, 250);
+          return;
+        }
+        finish(this.partial(watch, started, o));
+      };
+      waiter = setTimeout(answerSoFar, o.waitMs);
       const onAbort = () => {
         stop(child);
         finish({

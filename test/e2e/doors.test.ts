@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT } from '../helpers.js';
+import { BIN, cleanEnv, ROOT } from '../support.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../helpers.js';
+import { BIN, cleanEnv } from '../support.js';
 
 const SESSION = '0b1e2c3d-4f50-4617-8899-aabbccddeeff';
 

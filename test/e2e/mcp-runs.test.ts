@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ROOT } from '../helpers.js';
+import { BIN, cleanEnv, ROOT } from '../support.js';
 
 const clients: Client[] = [];
 const dirs: string[] = [];
@@ -85,7 +85,7 @@ describe('ctxwrap mcp: runs', () => {
     const text = textOf(
       await client.callTool({
         name: 'run',
-        arguments: { command: 'echo first; sleep 3; echo last', wait: '1s' },
+        arguments: { command: 'echo first; sleep 4; echo last', wait: '2s' },
       }),
     );
     expect(text).toMatch(/still running after/);
