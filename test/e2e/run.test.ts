@@ -402,7 +402,9 @@ describe('what changed since the last run', () => {
     writeFileSync(log, body(['a.ts(1,1): error TS2322: old one', 'c.ts(9,9): error TS2551: brand new']));
     const second = await ctxwrap(['--', 'cat', log], { runDir, cwd: work });
     const out = second.stdout as string;
-    expect(out).toContain(`[ctxwrap: vs ${firstId}: 1 new (marked +), 1 gone]`);
+    expect(out).toContain(
+      `[ctxwrap: vs ${firstId}, the previous run of this command here: 1 new line (marked +), 1 salient gone]`,
+    );
     expect(out).toContain('+302: c.ts(9,9): error TS2551: brand new');
     expect(out).toContain('301: a.ts(1,1): error TS2322: old one');
     const other = await ctxwrap(['--', 'cat', log], { runDir, cwd: tempDir() });
