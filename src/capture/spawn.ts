@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { isatty } from 'node:tty';
 
 export type StreamName = 'stdout' | 'stderr';
 
@@ -67,10 +68,10 @@ export function signalNumber(signal: NodeJS.Signals): number {
 }
 
 export function capture(req: CaptureRequest): Promise<CaptureResult> {
-  const started = performance.now();
+  const started = process.hrtime.bigint();
   // A process group of its own lets us signal grandchildren too; but a child that must read a
   // terminal has to stay in the foreground group, so only detach when stdin is not a TTY.
-  const detached = !(req.stdin === 'inherit' && process.stdin.isTTY);
+  const detached = !(req.stdin === 'inherit' && isatty(0));
   const relay = typeof req.stdin === 'object' ? req.stdin : undefined;
   return new Promise((resolvePromise) => {
     let child: ChildProcess;
@@ -157,7 +158,7 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
         signal: exited?.signal ?? null,
         timedOut,
         pipesLeftOpen,
-        durationMs: performance.now() - started,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       };
       if (spawnError) result.spawnError = spawnError;
       if (interrupted) result.interrupted = interrupted;
