@@ -3,8 +3,9 @@
 //    pipes), which every wrapped command pays for: run's code only, no commander, no chalk;
 //  - cli.js (+ chunks/): the ESM build of every subcommand, with code splitting so that each
 //    loads only what it needs; ctxwrap.cjs imports it for anything but the fast path;
-//  - index.js: the library entry; then type declarations.
-import { execFileSync } from 'node:child_process';
+//  - index.js: the library entry.
+// Type declarations come from `npm run typecheck` (tsconfig.test.json, into dist/types), so that
+// tsc runs once per `npm test` and per install.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -46,7 +47,4 @@ await build({
       },
     },
   ],
-});
-execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], {
-  stdio: 'inherit',
 });

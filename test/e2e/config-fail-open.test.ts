@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ctxwrap, onlyId, storedIds, storedMeta, storedOutput, tempDir } from '../helpers.js';
+import { BIN, cleanEnv, ctxwrap, onlyId, storedIds, storedMeta, storedOutput, tempDir } from '../support.js';
 
 const DURATION = 'takes a duration such as 500ms, 30s, 5m, 2h or 7d';
 const TOO_LONG = 'takes at most 24d (the longest a timer holds, about 24.8 days)';
