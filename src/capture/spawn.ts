@@ -78,7 +78,7 @@ export function signalNumber(signal: NodeJS.Signals): number {
 }
 
 export function capture(req: CaptureRequest): Promise<CaptureResult> {
-  const started = performance.now();
+  const started = process.hrtime.bigint();
   const relay = typeof req.stdin === 'object' ? req.stdin : undefined;
   const toFile = typeof req.output === 'number';
   return new Promise((resolvePromise) => {
@@ -160,7 +160,7 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
         signal: exited?.signal ?? null,
         timedOut,
         pipesLeftOpen,
-        durationMs: performance.now() - started,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       };
       if (spawnError) result.spawnError = spawnError;
       if (interrupted) result.interrupted = interrupted;

@@ -219,7 +219,7 @@ async function readStdin(
   onChunk: (chunk: Buffer) => void,
   latch: SignalLatch,
 ): Promise<CaptureResult> {
-  const started = performance.now();
+  const started = process.hrtime.bigint();
   const source: AsyncIterable<Buffer> = opts.stdin ?? (async function* () {})();
   const iterator = source[Symbol.asyncIterator]();
   let stop: (why: 'signal' | 'timeout') => void = () => {};
@@ -246,7 +246,7 @@ async function readStdin(
     signal: null,
     timedOut: why === 'timeout',
     pipesLeftOpen: false,
-    durationMs: performance.now() - started,
+    durationMs: Number(process.hrtime.bigint() - started) / 1e6,
   };
   if (why === 'signal' && latch.first) result.interrupted = latch.first;
   return result;
