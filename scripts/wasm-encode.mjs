@@ -1,6 +1,6 @@
-// The WebAssembly binary encoding shared by the hand assemblers (scripts/assemble-simd.mjs,
-// scripts/assemble-prefilter.mjs): numbers, vectors, sections, names, function bodies, and the
-// few instructions both use.
+// The WebAssembly binary encoding of the hand assembler scripts/assemble-prefilter.mjs (which
+// goes with src/summary/fingerprint-filter.ts): numbers, vectors, sections, names, function
+// bodies, and the few instructions it uses.
 
 export const I32 = 0x7f;
 export const V128 = 0x7b;
