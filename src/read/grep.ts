@@ -11,6 +11,7 @@
  * control shown as `^E` before `RROR`) is searched in cleaned form instead, so nothing `read`
  * shows is missed; patterns with lookaround are tested line by line.
  */
+import { visible } from '../controls.js';
 import { cleanLine } from '../summary/clean.js';
 import { countNewlines, lowerCopy, mayHideLiteral, needsCleaning } from './bytes.js';
 import { type Block, BlockReader, lastLineOf, lineEnd, type ReaderOptions } from './line-reader.js';
@@ -68,14 +69,6 @@ const ANSI_IN_LINES =
   /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\|(?=\n)|$)|\x1b[PX^_][^\x1b\n]*(?:\x1b\\|(?=\n)|$)|\x1b[ -/]*[0-~]/g;
 // The characters `cleanLine` makes visible, but for `\r` (and `\n`, which ends lines here).
 const UNSAFE_BUT_CR = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-
-/** As `cleanLine` shows a control character or direction mark. */
-function visible(ch: string): string {
-  const code = ch.charCodeAt(0);
-  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
-  if (code === 0x7f) return '^?';
-  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-}
 
 /** A carried-over context line from the previous block. */
 interface Held {
