@@ -7,8 +7,9 @@
  */
 import { lstatSync, readdirSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveTtl } from '../env.js';
 import { ledgerPath } from './ledger.js';
-import { type Entry, listEntries, resolveTtl } from './registry.js';
+import { type Entry, listEntries } from './registry.js';
 import { resultFiles } from './result-files.js';
 import { writeAtomic } from './results.js';
 import type { RunDir } from './run-dir.js';

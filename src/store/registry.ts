@@ -1,15 +1,11 @@
-import { parseDuration } from '../parse-duration.js';
+/**
+ * The registry of a run directory: the result metadata files are the only authority on what
+ * exists. An id that appears in some tool's output but has no metadata here does not exist.
+ */
 import { resultFiles } from './result-files.js';
 import { isAbandoned, parseMeta, type ResultMeta } from './results.js';
 import type { RunDir } from './run-dir.js';
 import { readFileNoFollow } from './safe-open.js';
-
-/** Default time to live of a result: 7 days (CTXWRAP_TTL overrides). */
-export const DEFAULT_TTL_MS = 7 * 86_400_000;
-
-export function resolveTtl(env: NodeJS.ProcessEnv = process.env): number {
-  return env.CTXWRAP_TTL ? parseDuration(env.CTXWRAP_TTL, 'CTXWRAP_TTL') : DEFAULT_TTL_MS;
-}
 
 /** A result's state as list and search see it. */
 export type ResultState = 'complete' | 'running' | 'incomplete';
