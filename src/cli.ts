@@ -8,6 +8,7 @@ import chalk from 'chalk';
 import { Command, CommanderError, Help } from 'commander';
 import { declareClean } from './cli/clean.js';
 import { declareCompletion } from './cli/completion.js';
+import { declareFinish } from './cli/finish.js';
 import { declareHook } from './cli/hook.js';
 import { declareInit } from './cli/init.js';
 import { type Declare, VERSION, warn, withRunDir } from './cli/io.js';
@@ -41,6 +42,8 @@ const COMMANDS: Declare[] = [
   declareStats,
   declareSearch,
   declareMcp,
+  // Hidden: the hook's wrapper ends with it.
+  declareFinish,
 ];
 
 export function buildProgram(setExit: (code: number) => void): Command {
