@@ -1,164 +1,174 @@
 /**
- * The streaming scan of what the index does not cover: the middle of an output larger than the
- * index's coverage. It runs when the indexes gave fewer hits than asked for, or always when the
- * search is scoped to one result (`--id`), reads the gap 1 MiB at a time (memory stays flat),
- * and finds query words as written, in lower case, in upper case and capitalised (a fast byte
- * search, not a full case fold); each line found is checked as the index would match it.
+ * The scan: one streaming pass over a stored output looking for literal words, 1 MiB at a time
+ * (memory stays flat whatever the size). A word is looked for as written, in lower case, in
+ * upper case and capitalised (`refused`, `REFUSED`, `Refused`), each with Buffer.indexOf; lines
+ * are counted only in outputs that hold a match, so a rare word costs little more than reading.
+ * Every match comes back with its byte offset and its exact 1-based line number.
  */
 import { closeSync, readSync } from 'node:fs';
-import type { Entry } from '../store/registry.js';
-import { resultPaths } from '../store/results.js';
-import type { RunDir } from '../store/run-dir.js';
 import { openFileForRead } from '../store/safe-open.js';
-import { cleanLine } from '../summary/clean.js';
-import { BLOCK_LINES, CONTEXT } from './chunk.js';
-import type { Header } from './index-file.js';
-import type { Resolved } from './resolve.js';
-import type { Hit } from './search.js';
-import { holds } from './substring.js';
-import { tokenizeLine } from './tokenize.js';
+import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 
 const CHUNK = 1 << 20;
-/** Most matching lines kept per result. */
-const MAX_LINES = 1000;
+/** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
+export const MAX_KEPT = 4000;
 
-interface Found {
-  line: number;
+export interface Match {
+  /** Index of the literal in the list scanned for. */
+  word: number;
+  /** Byte offset of the match in the output. */
   offset: number;
-  words: Set<string>;
+  /** 1-based line number. */
+  line: number;
 }
 
-function variants(word: string): Buffer[] {
-  const forms = new Set([word, word.toUpperCase(), word[0]!.toUpperCase() + word.slice(1)]);
-  return [...forms].map((f) => Buffer.from(f));
+export interface Scanned {
+  /** True when the content looks like binary data (not searched). */
+  binary: boolean;
+  /** Matches in output order, at most MAX_KEPT per word. */
+  matches: Match[];
+  /** Per literal: the windows (see windowsOf) that hold it, each once, ascending. */
+  windows: number[][];
+  /** Lines in the output when they were counted (an output with a match), else undefined. */
+  lines?: number;
+  bytes: number;
 }
 
-/** True when a line holds `word` as the index would find it: a token or its start, or (4+) inside one. */
-function matchesWord(text: string, word: string): boolean {
-  if (word.length >= 4) return holds(text, word);
-  let hit = false;
-  tokenizeLine(cleanLine(text), (t) => {
-    if (!hit && (t === word || (word.length >= 3 && t.startsWith(word)))) hit = true;
-  });
-  return hit;
+/** Lines in one block; a window is two adjacent blocks (8 lines), one starting at every block. */
+export const BLOCK = 4;
+
+/** The literal byte forms of a word: as given, lower, upper, capitalised. */
+export function formsOf(word: string): Buffer[] {
+  const lower = word.toLowerCase();
+  const forms = new Set([word, lower, word.toUpperCase(), lower.charAt(0).toUpperCase() + lower.slice(1)]);
+  return [...forms].filter((f) => f !== '').map((f) => Buffer.from(f));
 }
 
-/** Scans one gap for `words`; returns matching lines, at most MAX_LINES. */
-function scanGap(fd: number, gap: Header['gaps'][number], words: string[]): Found[] {
-  const needles = words.map((w) => ({ word: w, forms: variants(w) }));
-  const found: Found[] = [];
-  const buf = Buffer.allocUnsafe(CHUNK);
-  let pos = gap.start;
-  let line = gap.firstLine;
-  while (pos < gap.end && found.length < MAX_LINES) {
-    const got = readSync(fd, buf, 0, Math.min(CHUNK, gap.end - pos), pos);
+function countNewlines(view: Uint8Array, from: number, to: number): number {
+  const b = view as Buffer;
+  let n = 0;
+  for (let i = b.indexOf(10, from); i !== -1 && i < to; i = b.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/** Newlines in bytes [0, end) of the file (read again from the page cache). */
+function newlinesBefore(fd: number, buf: Buffer, end: number): number {
+  let n = 0;
+  for (let pos = 0; pos < end; ) {
+    const got = readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
     if (got === 0) break;
-    // Work on whole lines: stop after the last newline (unless one line fills the chunk).
-    const lastNl = buf.subarray(0, got).lastIndexOf(10);
-    const view = buf.subarray(0, lastNl === -1 || pos + got >= gap.end ? got : lastNl + 1);
-    const hitsAt = new Map<number, Set<string>>();
-    for (const { word, forms } of needles) {
-      for (const f of forms) {
-        let i = view.indexOf(f);
-        while (i !== -1) {
-          const start = view.lastIndexOf(10, i) + 1;
-          hitsAt.set(start, (hitsAt.get(start) ?? new Set<string>()).add(word));
-          const nl = view.indexOf(10, i);
-          if (nl === -1) break;
-          i = view.indexOf(f, nl + 1);
-        }
-      }
-    }
-    let counted = 0;
-    for (const start of [...hitsAt.keys()].sort((x, y) => x - y)) {
-      for (let j = view.indexOf(10, counted); j !== -1 && j < start; j = view.indexOf(10, j + 1)) {
-        line++;
-        counted = j + 1;
-      }
-      const end = view.indexOf(10, start);
-      const text = view.toString('utf8', start, end === -1 ? view.length : end);
-      const words = new Set([...hitsAt.get(start)!].filter((w) => matchesWord(text, w)));
-      if (words.size > 0 && found.length < MAX_LINES) found.push({ line, offset: pos + start, words });
-    }
-    for (let j = view.indexOf(10, counted); j !== -1; j = view.indexOf(10, j + 1)) line++;
-    pos += view.length;
+    n += countNewlines(buf, 0, got);
+    pos += got;
   }
-  return found;
+  return n;
 }
 
-/** The line at `offset` (0-based number `line`) with CONTEXT lines on each side. */
-function around(fd: number, offset: number, line: number): Hit['lines'] {
-  const before = Math.max(0, offset - 8 * 1024);
-  const buf = Buffer.allocUnsafe(offset - before + 8 * 1024);
-  const got = readSync(fd, buf, 0, buf.length, before);
-  const head = buf
-    .subarray(0, offset - before)
-    .toString('utf8')
-    .split('\n');
-  head.pop();
-  if (before > 0) head.shift();
-  const rest = buf
-    .subarray(offset - before, got)
-    .toString('utf8')
-    .split('\n');
-  if (got < buf.length && rest[rest.length - 1] === '') rest.pop();
-  const tail = rest.slice(0, CONTEXT + 1);
-  const shown = [...head.slice(-CONTEXT), ...tail];
-  const first = line - Math.min(CONTEXT, head.length);
-  return shown.map((t, i) => ({ n: first + i + 1, text: cleanLine(t), match: first + i === line }));
+/** A word looked for by a pattern (near spellings), each hit checked on its line. */
+export interface Pattern {
+  re: RegExp;
+  /** True when the line (decoded) really holds the word; may note what it found. */
+  accept: (line: string) => boolean;
 }
 
-/** Scans the unindexed parts of large outputs; see the module comment for when. */
-export function scanGaps(
-  dir: RunDir,
-  items: { entry: Entry; header: Header }[],
-  resolved: Resolved,
-  opts: { limit: number; scanAll: boolean },
-  indexedHits: number,
-): { hits: Hit[]; found: Set<string> } {
-  const hits: Hit[] = [];
-  const foundWords = new Set<string>();
-  if (!opts.scanAll && indexedHits >= opts.limit) return { hits, found: foundWords };
-  const words = [...resolved.leaves.filter((l) => l.how !== 'fuzzy').map((l) => l.label), ...resolved.absent];
-  const of = resolved.leaves.length + resolved.absent.length;
-  for (const { entry, header } of items) {
-    if (header.gaps.length === 0 || words.length === 0) continue;
-    const fd = openFileForRead(resultPaths(dir, entry.meta.id).output);
-    try {
-      for (const gap of header.gaps) {
-        const lines = scanGap(fd, gap, words);
-        // One hit per run of nearby lines (within a window), best covered first.
-        const groups: Found[][] = [];
-        for (const f of lines) {
-          const g = groups[groups.length - 1];
-          if (g && f.line - g[0]!.line < 2 * BLOCK_LINES) g.push(f);
-          else groups.push([f]);
-        }
-        const scored = groups.map((g) => ({ g, words: new Set(g.flatMap((f) => [...f.words])) }));
-        scored.sort((a, b) => b.words.size - a.words.size || a.g[0]!.line - b.g[0]!.line);
-        for (const { g, words: w } of scored) {
-          for (const x of w) foundWords.add(x);
-          const first = g[0]!;
-          const lines = around(fd, first.offset, first.line);
-          const matchLines = new Set(g.map((f) => f.line + 1));
-          for (const l of lines) l.match = matchLines.has(l.n);
-          hits.push({
-            entry,
-            score: w.size,
-            found: w.size,
-            of,
-            lines,
-            tokens: [...w],
-            first: lines[0]?.n ?? first.line + 1,
-            last: lines[lines.length - 1]?.n ?? first.line + 1,
-            scanned: true,
-          });
-        }
-      }
-    } finally {
-      closeSync(fd);
+/** A word to scan for: its literal forms, or a pattern. */
+export type Needle = Buffer[] | Pattern;
+
+function findAll(view: Buffer, limit: number, needle: Needle, w: number, found: number[]): void {
+  if (Array.isArray(needle)) {
+    for (const form of needle) {
+      for (let i = view.indexOf(form); i !== -1 && i < limit; i = view.indexOf(form, i + 1)) found.push(i, w);
     }
+    return;
   }
-  hits.sort((a, b) => b.found - a.found || b.entry.startedMs - a.entry.startedMs);
-  return { hits, found: foundWords };
+  const text = view.toString('latin1', 0, limit);
+  let lastLine = -1;
+  needle.re.lastIndex = 0;
+  for (let m = needle.re.exec(text); m !== null; m = needle.re.exec(text)) {
+    const start = view.lastIndexOf(10, m.index) + 1;
+    if (start !== lastLine) {
+      lastLine = start;
+      const end = view.indexOf(10, m.index);
+      if (needle.accept(view.toString('utf8', start, end === -1 || end > limit ? limit : end))) found.push(m.index, w);
+    }
+    if (m[0] === '') needle.re.lastIndex++;
+  }
+}
+
+/** Scans one output for `needles`. */
+export function scanFile(path: string, needles: Needle[]): Scanned {
+  const literals = needles;
+  const out: Scanned = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
+  const longest = Math.max(
+    64,
+    ...literals.flatMap((n) => (Array.isArray(n) ? n.map((f) => f.length) : [])),
+  );
+  const kept = literals.map(() => 0);
+  let fd: number;
+  try {
+    fd = openFileForRead(path);
+  } catch {
+    return out;
+  }
+  const buf = Buffer.allocUnsafe(CHUNK);
+  try {
+    let pos = 0;
+    let counting = false;
+    let newlines = 0;
+    let lastByte = 10;
+    const found: number[] = [];
+    for (;;) {
+      const got = readSync(fd, buf, 0, CHUNK, pos);
+      if (got === 0) break;
+      const view = buf.subarray(0, got);
+      if (pos === 0 && looksBinary(view.subarray(0, SNIFF_BYTES))) {
+        out.binary = true;
+        return out;
+      }
+      // Work on whole lines; a line longer than the chunk is cut where no match can straddle.
+      let limit = got;
+      if (got === CHUNK) {
+        limit = view.lastIndexOf(10) + 1;
+        if (limit === 0) limit = Math.max(1, got - longest + 1);
+      }
+      found.length = 0;
+      for (let w = 0; w < literals.length; w++) findAll(view, limit, literals[w]!, w, found);
+      if (found.length > 0) {
+        if (!counting) {
+          counting = true;
+          newlines = pos > 0 ? newlinesBefore(fd, Buffer.allocUnsafe(CHUNK), pos) : 0;
+        }
+        const order = Array.from({ length: found.length / 2 }, (_, k) => k).sort(
+          (a, b) => found[2 * a]! - found[2 * b]!,
+        );
+        let at = 0;
+        for (const k of order) {
+          const i = found[2 * k]!;
+          const w = found[2 * k + 1]!;
+          newlines += countNewlines(view, at, i);
+          at = i;
+          const line = newlines + 1;
+          const block = Math.floor((line - 1) / BLOCK);
+          const wins = out.windows[w]!;
+          // The block belongs to the windows starting at block - 1 and at block.
+          for (const win of block > 0 ? [block - 1, block] : [block]) {
+            if (wins.length === 0 || wins[wins.length - 1]! < win) wins.push(win);
+          }
+          if (kept[w]! < MAX_KEPT) {
+            kept[w]!++;
+            out.matches.push({ word: w, offset: pos + i, line });
+          }
+        }
+        newlines += countNewlines(view, at, limit);
+      } else if (counting) {
+        newlines += countNewlines(view, 0, limit);
+      }
+      lastByte = view[limit - 1]!;
+      pos += limit;
+    }
+    out.bytes = pos;
+    if (counting) out.lines = newlines + (pos > 0 && lastByte !== 10 ? 1 : 0);
+    return out;
+  } finally {
+    closeSync(fd);
+  }
 }

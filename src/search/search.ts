@@ -1,30 +1,35 @@
 /**
- * The search core: opens (or builds) the index of every result searched, resolves the query,
- * ranks windows (all query words first, then BM25+), keeps the best non-overlapping ones and
- * reads their lines back. Knows nothing of terminals or of how hits are printed.
+ * The search core, with no index: scan the outputs for the query words (scan.ts), count from the
+ * scan how many windows of lines hold each word, read back the best candidate windows, rank them
+ * with minisearch under those global statistics (rank.ts), keep the best windows that share no
+ * lines, and collapse hits that are the same lines in re-runs of one command. Writes nothing.
  */
 import type { Entry } from '../store/registry.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
-import type { Coverage } from './build.js';
-import { CONTEXT, snippetRange } from './chunk.js';
-import { type Postings, UnusableIndex } from './index-file.js';
-import { type Candidate, pickBest, scoreWindows } from './rank.js';
-import { type Leaf, noteTokens, resolve, type Source } from './resolve.js';
-import { scanGaps } from './scan.js';
-import { readLines, regionOf } from './snippet.js';
-import { IndexStore } from './store.js';
-import { findInside, holds } from './substring.js';
-import { type QueryTerm, tokenizeLine } from './tokenize.js';
+import { snippetRange } from './chunk.js';
+import { type Anchor, type Piece, readAround } from './lines.js';
+import { type Doc, rankWindows, type Word } from './rank.js';
+import { chooseWords, literalsOf, nearEligible, nearPattern } from './resolve.js';
+import { BLOCK, formsOf, type Needle, type Scanned, scanFile } from './scan.js';
+import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
+
+/** Windows read back and ranked by minisearch. */
+export const MAX_CANDIDATES = 300;
+/** Score a query word found in a result's note adds to its hits. */
+const NOTE_SCORE = 2;
 
 export interface HitLine {
   /** 1-based line number in the stored output. */
   n: number;
-  /** The line, cleaned (cleanLine), not yet cut or escaped. */
+  /** The line (or the part of it read), cleaned, not yet cut or escaped. */
   text: string;
   /** True when the line holds a query word. */
   match: boolean;
+  /** Bytes of the line left out before and after `text` (-1: very many). */
+  before: number;
+  after: number;
 }
 
 export interface Hit {
@@ -37,12 +42,12 @@ export interface Hit {
   found: number;
   of: number;
   lines: HitLine[];
-  /** Tokens that matched (to place the cut of a long line around them). */
+  /** Words and terms that matched (to place the cut of a long line around them). */
   tokens: string[];
-  /** True for a line found by the streaming scan of a part of a large output not indexed. */
-  scanned?: boolean;
   /** The result's note, if it has one. */
   note?: string;
+  /** Runs of the same command whose output holds the same lines (this hit shows the newest). */
+  runs: number;
 }
 
 export interface Outcome {
@@ -57,140 +62,319 @@ export interface Outcome {
   absent: string[];
   /** Query words found only under near spellings, with those spellings. */
   fuzzy: { word: string; as: string[] }[];
-  /** Indexes built (missing, stale or unusable) by this search. */
-  built: number;
 }
 
 export interface SearchOptions {
   terms: QueryTerm[];
   limit: number;
-  coverage: Coverage;
-  /** Scan the unindexed middle of large outputs even when the indexes give enough hits. */
-  scanAll: boolean;
-  /** Every result id of the run directory (indexes of others are removed). */
-  known: ReadonlySet<string>;
   /** A result's note (searched, and shown on its hits). */
   noteOf: (entry: Entry) => string | undefined;
   /** Masks a line about to be shown (credentials); gets the result, the line number, the text. */
   shield: (entry: Entry) => (line: number, text: string) => string;
+  /** How a result's command is named (hits of re-runs of one command collapse). */
+  commandOf: (entry: Entry) => string;
 }
 
-interface Open {
+interface Source {
   entry: Entry;
-  source: Source;
+  path: string;
+  scan: Scanned;
+  /** Words (by index) found in the note. */
+  noteMask: number;
 }
 
-function openAll(
-  store: IndexStore,
-  entries: Entry[],
-  noteOf: SearchOptions['noteOf'],
-): { open: Open[]; built: number } {
-  const open: Open[] = [];
-  let built = 0;
-  for (const entry of entries) {
-    if (entry.meta.binary) continue;
-    const o = store.open(entry);
-    if (!o) continue;
-    if (o.built) built++;
-    open.push({ entry, source: { reader: o.reader, noteTokens: noteTokens(noteOf(entry)) } });
-    const swaps = store.takeSwaps();
-    if (swaps.size > 0) for (const x of open) x.source.reader = swaps.get(x.entry.meta.id) ?? x.source.reader;
+interface Candidate {
+  src: number;
+  /** First block of the window; -1 for a result found by its note only. */
+  window: number;
+  anchors: Anchor[];
+  mask: number;
+  pre: number;
+  score: number;
+  pieces: Piece[];
+  terms: Set<string>;
+}
+
+const bits = (m: number) => {
+  let n = 0;
+  for (; m; m &= m - 1) n++;
+  return n;
+};
+const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+function noteMatches(note: string | undefined, word: Word): boolean {
+  if (!note) return false;
+  const tokens = tokensOf(note);
+  if (word.near) return tokens.some((t) => word.near!.has(t));
+  const w = word.label;
+  return tokens.some((t) => t === w || (w.length >= 3 && t.startsWith(w)) || (w.length >= 4 && t.includes(w)));
+}
+
+/** The windows holding a line: the one starting at its block and the one before. */
+const windowsOfLine = (line: number) => {
+  const b = Math.floor((line - 1) / BLOCK);
+  return b > 0 ? [b - 1, b] : [b];
+};
+const windowLines = (w: number) => ({ first: w * BLOCK + 1, last: (w + 2) * BLOCK });
+
+/** Searches `entries` (already filtered: not expired, in scope). */
+export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outcome {
+  const literals = literalsOf(opts.terms);
+  const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
+  let scans = paths.map((p) => scanFile(p, literals.map((l) => formsOf(l))));
+  const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
+  const chosen = chooseWords(opts.terms, (t) => foundAt(literals.indexOf(t)));
+  // Literal index per word searched; near spellings come from a second pass.
+  const words: Word[] = chosen.words.map((label) => ({
+    label,
+    df: scans.reduce((n, s) => n + s.windows[literals.indexOf(label)]!.length, 0),
+  }));
+  const column = chosen.words.map((w) => literals.indexOf(w));
+  let absent = chosen.absent;
+  const eligible = absent.filter(nearEligible);
+  if (eligible.length > 0) {
+    const near = eligible.map(() => new Set<string>());
+    const needles: Needle[] = eligible.map((w, i) => nearPattern(w, near[i]!));
+    const second = paths.map((p) => scanFile(p, needles));
+    eligible.forEach((label, i) => {
+      if (near[i]!.size === 0) return;
+      const base = literals.length + i;
+      words.push({ label, near: near[i]!, df: second.reduce((n, s) => n + s.windows[i]!.length, 0) });
+      column.push(base);
+      absent = absent.filter((a) => a !== label);
+    });
+    scans = scans.map((s, k) => ({
+      ...s,
+      windows: [...s.windows, ...second[k]!.windows],
+      matches: [...s.matches, ...second[k]!.matches.map((m) => ({ ...m, word: literals.length + m.word }))].sort(
+        (a, b) => a.offset - b.offset,
+      ),
+      lines: s.lines ?? second[k]!.lines,
+    }));
   }
-  return { open, built };
+  const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
+  const none: Outcome = { searched: entries.length, hits: [], more: 0, moreWithAll: 0, absent, fuzzy };
+  // Near spellings never stand in for words found nowhere: with no word found for real, they
+  // count only if every word has one (a query typed with typos).
+  if (words.length === 0 || (absent.length > 0 && words.every((w) => w.near)))
+    return { ...none, absent: [...words.map((w) => w.label), ...absent], fuzzy: [] };
+
+  const sources: Source[] = entries.map((entry, i) => ({
+    entry,
+    path: paths[i]!,
+    scan: scans[i]!,
+    noteMask: words.reduce((m, w, k) => (noteMatches(opts.noteOf(entry), w) ? m | (1 << k) : m), 0),
+  }));
+  // Global statistics: every window of every text output searched.
+  let windows = 0;
+  let bytes = 0;
+  for (const s of sources) {
+    if (s.scan.binary) continue;
+    const lines = s.scan.lines ?? s.entry.meta.lines ?? Math.ceil(s.scan.bytes / 80);
+    windows += Math.max(1, Math.ceil(lines / BLOCK));
+    bytes += s.scan.bytes;
+  }
+  const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
+  const candidates = pickCandidates(sources, column, weight);
+  readPieces(sources, candidates);
+  const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
+  for (const r of rankWindows(docs, words, { windows, bytes })) {
+    const c = candidates[r.id]!;
+    c.score = r.score;
+    c.mask = r.mask;
+    c.terms = r.terms;
+  }
+  const ranked: Candidate[] = [];
+  sources.forEach((s, src) => {
+    const own = candidates.filter((c) => c.src === src && c.score > 0);
+    for (const c of own) ranked.push({ ...c, mask: c.mask | s.noteMask, score: c.score + NOTE_SCORE * bits(s.noteMask) });
+    if (own.length === 0 && s.noteMask !== 0)
+      ranked.push({
+        src,
+        window: -1,
+        anchors: [],
+        mask: s.noteMask,
+        pre: 0,
+        score: NOTE_SCORE * bits(s.noteMask),
+        pieces: [],
+        terms: new Set(),
+      });
+  });
+  const worth = words.map((w) => (w.near ? 0.5 : 1));
+  const coverage = (m: number) => worth.reduce((a, v, i) => (m & (1 << i) ? a + v : a), 0);
+  const full = worth.reduce((a, b) => a + b, 0);
+  const tier = (c: Candidate) => (coverage(c.mask) >= full ? 1 : 0);
+  ranked.sort(
+    (a, b) =>
+      tier(b) - tier(a) ||
+      b.score - a.score ||
+      sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
+      a.window - b.window,
+  );
+  return { ...none, ...pickHits(sources, ranked, words, opts, coverage, full) };
 }
 
 /**
- * Runs `f`; an index found unusable while reading is rebuilt and `f` runs again, as often as
- * reading finds another broken one (a damaged pack breaks many): each round rebuilds at least
- * one from its output, so this ends.
+ * The windows worth ranking: those holding the most query words, rare words first (at most
+ * MAX_CANDIDATES), from the matches the scan kept.
  */
-function withRebuild<T>(store: IndexStore, all: Open[], f: () => T): T {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return f();
-    } catch (error) {
-      if (!(error instanceof UnusableIndex)) throw error;
-      const broken = all.filter((o) => o.source.reader.broken);
-      if (attempt > all.length || (attempt > 0 && broken.length === 0)) throw error;
-      for (const o of broken.length > 0 ? broken : all) {
-        o.source.reader.close();
-        const again = store.open(o.entry, true);
-        if (again) o.source.reader = again.reader;
+function pickCandidates(sources: Source[], column: number[], weight: number[]): Candidate[] {
+  const all: Candidate[] = [];
+  const wordOf = new Map(column.map((c, i) => [c, i]));
+  sources.forEach((s, src) => {
+    const byWindow = new Map<number, Candidate>();
+    for (const m of s.scan.matches) {
+      const w = wordOf.get(m.word);
+      if (w === undefined) continue;
+      for (const win of windowsOfLine(m.line)) {
+        let c = byWindow.get(win);
+        if (!c) {
+          c = { src, window: win, anchors: [], mask: 0, pre: 0, score: 0, pieces: [], terms: new Set() };
+          byWindow.set(win, c);
+        }
+        if (!(c.mask & (1 << w))) c.pre += weight[w]!;
+        c.mask |= 1 << w;
+        if (c.anchors.length < 16) c.anchors.push(m);
       }
+    }
+    all.push(...byWindow.values());
+  });
+  all.sort(
+    (a, b) =>
+      bits(b.mask) - bits(a.mask) ||
+      b.pre - a.pre ||
+      sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
+      a.window - b.window,
+  );
+  return all.slice(0, MAX_CANDIDATES);
+}
+
+function readPieces(sources: Source[], candidates: Candidate[]): void {
+  for (const c of candidates) {
+    const { first, last } = windowLines(c.window);
+    try {
+      c.pieces = readAround(sources[c.src]!.path, c.anchors, first, last);
+    } catch {
+      c.pieces = [];
     }
   }
 }
 
-/** Searches `entries` (already filtered: not expired, in scope). */
-export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Promise<Outcome> {
-  const store = new IndexStore(dir, opts.coverage);
-  await store.prebuild(entries);
-  const { open, built } = openAll(store, entries, opts.noteOf);
-  try {
-    const sources = open.map((o) => o.source);
-    const {
-      resolved,
-      picked,
-      more: indexedMore,
-      moreFull,
-    } = withRebuild(store, open, () => {
-      const inside = (words: string[]) => {
-        const found = new Map<string, Map<number, Postings[]>>(words.map((w) => [w, new Map()]));
-        if (words.length === 0) return found;
-        open.forEach((o, i) => {
-          const reader = o.source.reader;
-          const path = resultPaths(dir, o.entry.meta.id).output;
-          const inside = findInside(path, reader.header, reader.table(), words, (w) => reader.mayContain(w));
-          for (const [word, p] of inside) found.get(word)!.set(i, [p]);
-        });
-        return found;
-      };
-      const resolved = resolve(sources, opts.terms, inside);
-      const newer = (a: number, b: number) => open[a]!.entry.startedMs - open[b]!.entry.startedMs;
-      return {
-        resolved,
-        ...pickBest(scoreWindows(sources, resolved.leaves), resolved.leaves, opts.limit, newer),
-      };
-    });
-    const leaves = resolved.leaves;
-    let more = indexedMore;
-    const hits: Hit[] = [];
-    for (const c of picked) {
-      const hit = apart(hitOf(dir, open[c.src]!, c, leaves), hits);
-      if (hit) hits.push(hit);
-      else more++;
+/** True when a line holds one of the terms that matched. */
+function lineMatches(text: string, terms: Set<string>, near: readonly string[]): boolean {
+  const lower = cleanLine(text).toLowerCase();
+  for (const t of terms) if (t.startsWith('~') && lower.includes(t.slice(1))) return true;
+  let hit = false;
+  tokenizeLine(cleanLine(text), (t) => {
+    if (!hit && (terms.has(t) || near.includes(t))) hit = true;
+  });
+  return hit;
+}
+
+function pickHits(
+  sources: Source[],
+  ranked: Candidate[],
+  words: Word[],
+  opts: SearchOptions,
+  coverage: (mask: number) => number,
+  full: number,
+): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
+  const taken = new Map<number, Set<number>>();
+  const hits: Hit[] = [];
+  const byKey = new Map<string, Hit>();
+  const near = words.flatMap((w) => [...(w.near ?? [])]);
+  for (const c of ranked) {
+    if (hits.length >= opts.limit) break;
+    const t = taken.get(c.src) ?? new Set<number>();
+    if (c.window >= 0 && (t.has(c.window) || t.has(c.window + 1))) continue;
+    if (c.window < 0 && t.size > 0) continue;
+    const hit = hitOf(sources[c.src]!, c, words, near, hits);
+    if (!hit) continue;
+    t.add(c.window).add(c.window + 1);
+    taken.set(c.src, t);
+    const key = `${opts.commandOf(hit.entry)}\n${hit.lines
+      .filter((l) => l.match)
+      .map((l) => l.text)
+      .join('\n')}`;
+    const same = byKey.get(key);
+    if (same && same.entry !== hit.entry) {
+      same.runs++;
+      if (hit.entry.startedMs > same.entry.startedMs) Object.assign(same, { ...hit, runs: same.runs });
+      continue;
     }
-    let absent = resolved.absent;
-    const scanned = scanGaps(
-      dir,
-      open.map((o) => ({ entry: o.entry, header: o.source.reader.header })),
-      resolved,
-      opts,
-      hits.length,
-    );
-    if (scanned.hits.length > 0 || scanned.found.size > 0) {
-      absent = absent.filter((w) => !scanned.found.has(w));
-      for (const h of scanned.hits) {
-        if (hits.length < opts.limit) hits.push(h);
-        else more++;
+    byKey.set(key, hit);
+    hits.push(hit);
+  }
+  // The rest: matched windows sharing no block with a hit, counted without overlapping each other.
+  let more = 0;
+  let moreWithAll = 0;
+  const bySrc = new Map<number, Candidate[]>();
+  for (const c of ranked) bySrc.set(c.src, [...(bySrc.get(c.src) ?? []), c]);
+  for (const [src, list] of bySrc) {
+    const t = taken.get(src);
+    let last = -3;
+    for (const c of list.sort((a, b) => a.window - b.window)) {
+      if (t && (t.has(c.window) || t.has(c.window + 1))) continue;
+      if (c.window > last + 1 || c.window < 0) {
+        more++;
+        if (coverage(c.mask) >= full) moreWithAll++;
+        last = c.window;
       }
     }
-    return {
-      searched: entries.length,
-      hits: hits.map((h) => finished(h, opts)),
-      more: hits.length === 0 ? 0 : more,
-      moreWithAll: hits.length === 0 ? 0 : Math.min(moreFull, more),
-      absent,
-      fuzzy: leaves
-        .filter((l) => l.how === 'fuzzy')
-        .map((l) => ({ word: l.label, as: [...l.weights.keys()].slice(0, 3) })),
-      built,
-    };
-  } finally {
-    for (const o of open) o.source.reader.close();
-    store.finish(opts.known);
-    store.close();
   }
+  // Windows beyond the candidates: counted from the scan, roughly (every other window).
+  return {
+    hits: hits.map((h) => finished(h, opts)),
+    more: hits.length === 0 ? 0 : more,
+    moreWithAll: hits.length === 0 ? 0 : moreWithAll,
+  };
+}
+
+/** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
+function hitOf(
+  s: Source,
+  c: Candidate,
+  words: Word[],
+  near: string[],
+  earlier: Hit[],
+): Hit | undefined {
+  const base = {
+    entry: s.entry,
+    score: c.score,
+    found: bits(c.mask),
+    of: words.length,
+    runs: 1,
+    tokens: [...words.map((w) => w.label), ...near, ...[...c.terms].filter((t) => !t.startsWith('~'))],
+  };
+  if (c.window < 0) return { ...base, lines: [] };
+  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near)).map((p) => p.n);
+  if (matching.length === 0) return undefined;
+  const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
+  const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
+  let pieces: Piece[];
+  try {
+    pieces = readAround(s.path, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true);
+  } catch {
+    return undefined;
+  }
+  const matched = new Set(matching);
+  const shown = earlier.filter((h) => h.entry === s.entry && h.first !== undefined);
+  const free = (n: number) => !shown.some((h) => n >= h.first! && n <= h.last!);
+  // The contiguous run of free lines around the first matching line.
+  const at = pieces.findIndex((p) => matched.has(p.n) && free(p.n));
+  if (at === -1) return undefined;
+  let a = at;
+  let b = at;
+  while (a > 0 && pieces[a - 1]!.n === pieces[a]!.n - 1 && free(pieces[a - 1]!.n)) a--;
+  while (b + 1 < pieces.length && pieces[b + 1]!.n === pieces[b]!.n + 1 && free(pieces[b + 1]!.n)) b++;
+  const lines = pieces.slice(a, b + 1).map((p) => ({
+    n: p.n,
+    text: cleanLine(p.text),
+    match: matched.has(p.n),
+    before: p.before,
+    after: p.after,
+  }));
+  return { ...base, first: lines[0]!.n, last: lines[lines.length - 1]!.n, lines };
 }
 
 /** The hit as shown: its lines masked by the shield, its result's note attached. */
@@ -201,76 +385,5 @@ function finished(hit: Hit, opts: SearchOptions): Hit {
     ...hit,
     lines: hit.lines.map((l) => ({ ...l, text: shield(l.n, l.text) })),
     ...(note ? { note } : {}),
-  };
-}
-
-/**
- * The hit without the lines an earlier hit of the same result already shows (their context can
- * meet); undefined when none of its matching lines is left.
- */
-function apart(hit: Hit, earlier: Hit[]): Hit | undefined {
-  const shown = earlier.filter((h) => h.entry === hit.entry && h.first !== undefined);
-  if (hit.first === undefined || shown.length === 0) return hit;
-  const free = (n: number) => !shown.some((h) => n >= h.first! && n <= h.last!);
-  const firstMatch = hit.lines.findIndex((l) => l.match && free(l.n));
-  if (firstMatch === -1) return undefined;
-  let a = firstMatch;
-  let b = firstMatch;
-  while (a > 0 && free(hit.lines[a - 1]!.n)) a--;
-  while (b + 1 < hit.lines.length && free(hit.lines[b + 1]!.n)) b++;
-  const lines = hit.lines.slice(a, b + 1);
-  return { ...hit, lines, first: lines[0]!.n, last: lines[lines.length - 1]!.n };
-}
-
-function hitOf(dir: RunDir, o: Open, c: Candidate, leaves: Leaf[]): Hit {
-  const of = leaves.length;
-  const tokens = new Set<string>();
-  const inside: string[] = [];
-  leaves.forEach((leaf, i) => {
-    if (!(c.mask & (1 << i))) return;
-    if (leaf.how === 'inside') inside.push(leaf.label);
-    else for (const t of leaf.weights.keys()) tokens.add(t);
-  });
-  let found = 0;
-  for (let m = c.mask; m; m &= m - 1) found++;
-  const base = {
-    entry: o.entry,
-    score: c.score,
-    found,
-    of,
-    tokens: [...inside, ...[...tokens].slice(0, 64)],
-  };
-  if (c.block < 0) return { ...base, lines: [] };
-  const reader = o.source.reader;
-  const table = reader.table();
-  const header = reader.header;
-  const start = table.line(c.block);
-  const adjacent = c.block + 1 < header.blocks && start + table.lines(c.block) === table.line(c.block + 1);
-  const end = start + table.lines(c.block) + (adjacent ? table.lines(c.block + 1) : 0) - 1;
-  const region = regionOf(header, start);
-  const lo = region ? region.firstLine : start;
-  const hi = region ? region.firstLine + region.lines - 1 : end;
-  const path = resultPaths(dir, o.entry.meta.id).output;
-  // Read the window with room for context once; find its matching lines; show around them.
-  const from = Math.max(lo, start - CONTEXT);
-  const text = readLines(path, header, table, from, Math.min(hi, end + CONTEXT)).map(cleanLine);
-  const matching: number[] = [];
-  for (let n = start; n <= end && n - from < text.length; n++) {
-    const line = text[n - from]!;
-    let hit = inside.some((w) => holds(line, w));
-    tokenizeLine(line, (t) => {
-      if (!hit && tokens.has(t)) hit = true;
-    });
-    if (hit) matching.push(n + 1);
-  }
-  const range = snippetRange(matching.length > 0 ? matching : [start + 1], from + text.length);
-  const first = Math.max(range.first, from + 1);
-  const shown = text.slice(first - 1 - from, range.last - from);
-  const matched = new Set(matching);
-  return {
-    ...base,
-    first,
-    last: first + shown.length - 1,
-    lines: shown.map((text, i) => ({ n: first + i, text, match: matched.has(first + i) })),
   };
 }
