@@ -122,8 +122,10 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
   const literals = literalsOf(opts.terms);
   const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
   let scans = paths.map((p) => scanFile(p, literals.map((l) => formsOf(l))));
+  const notes = entries.map((e) => opts.noteOf(e));
+  const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
   const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
-  const chosen = chooseWords(opts.terms, (t) => foundAt(literals.indexOf(t)));
+  const chosen = chooseWords(opts.terms, (t) => foundAt(literals.indexOf(t)) || inNotes(t));
   // Literal index per word searched; near spellings come from a second pass.
   const words: Word[] = chosen.words.map((label) => ({
     label,
@@ -163,7 +165,7 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     entry,
     path: paths[i]!,
     scan: scans[i]!,
-    noteMask: words.reduce((m, w, k) => (noteMatches(opts.noteOf(entry), w) ? m | (1 << k) : m), 0),
+    noteMask: words.reduce((m, w, k) => (noteMatches(notes[i], w) ? m | (1 << k) : m), 0),
   }));
   // Global statistics: every window of every text output searched.
   let windows = 0;
