@@ -2,11 +2,11 @@
  * From query words to what is scanned for. A query word is scanned for whole (`cors/index.ts`,
  * `TS2345`), and so are its parts (`cors`, `index.ts`, `index`, `ts`), all in the same pass; a
  * word found nowhere falls back on its parts. A word of 6+ letters found nowhere, not even by
- * parts, is looked for under near spellings (one edit: a letter added, dropped, changed, or two
- * swapped, same first letter: `conection` → `connection`) in a second pass; if none, it is absent.
+ * parts, may stand for a near spelling in the windows the other words found (one edit: a letter
+ * added, dropped, changed, or two swapped, same first letter: `conection` → `connection`), see
+ * search.ts; else it is absent.
  */
-import type { Pattern } from './scan.js';
-import { type QueryTerm, tokenizeLine } from './tokenize.js';
+import type { QueryTerm } from './tokenize.js';
 
 /** Most query words used. */
 export const MAX_TERMS = 16;
@@ -50,31 +50,3 @@ export function withinOneEdit(a: string, b: string): boolean {
 }
 
 export const nearEligible = (word: string) => word.length >= MIN_FUZZY && /^[a-z]+$/.test(word);
-
-/**
- * A pattern for the near spellings of `word` (ASCII letters), each line it finds checked on its
- * tokens; the spellings found are added to `near`.
- */
-export function nearPattern(word: string, near: Set<string>): Pattern {
-  const alts = new Set<string>();
-  const any = '[a-z0-9]';
-  for (let i = 1; i < word.length; i++) {
-    alts.add(word.slice(0, i) + word.slice(i + 1));
-    alts.add(word.slice(0, i) + any + word.slice(i + 1));
-    if (i + 1 < word.length) alts.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
-  }
-  for (let i = 1; i <= word.length; i++) alts.add(word.slice(0, i) + any + word.slice(i));
-  return {
-    re: new RegExp([...alts].join('|'), 'gi'),
-    accept: (line) => {
-      let ok = false;
-      tokenizeLine(line, (t) => {
-        if (t !== word && t[0] === word[0] && withinOneEdit(word, t)) {
-          near.add(t);
-          ok = true;
-        }
-      });
-      return ok;
-    },
-  };
-}

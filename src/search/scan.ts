@@ -63,45 +63,20 @@ function newlinesBefore(fd: number, buf: Buffer, end: number): number {
   return n;
 }
 
-/** A word looked for by a pattern (near spellings), each hit checked on its line. */
-export interface Pattern {
-  re: RegExp;
-  /** True when the line (decoded) really holds the word; may note what it found. */
-  accept: (line: string) => boolean;
-}
-
-/** A word to scan for: its literal forms, or a pattern. */
-export type Needle = Buffer[] | Pattern;
-
-function findAll(view: Buffer, limit: number, needle: Needle, w: number, found: number[]): void {
-  if (Array.isArray(needle)) {
-    for (const form of needle) {
-      for (let i = view.indexOf(form); i !== -1 && i < limit; i = view.indexOf(form, i + 1)) found.push(i, w);
-    }
-    return;
-  }
-  const text = view.toString('latin1', 0, limit);
-  let lastLine = -1;
-  needle.re.lastIndex = 0;
-  for (let m = needle.re.exec(text); m !== null; m = needle.re.exec(text)) {
-    const start = view.lastIndexOf(10, m.index) + 1;
-    if (start !== lastLine) {
-      lastLine = start;
-      const end = view.indexOf(10, m.index);
-      if (needle.accept(view.toString('utf8', start, end === -1 || end > limit ? limit : end))) found.push(m.index, w);
-    }
-    if (m[0] === '') needle.re.lastIndex++;
+function findAll(view: Buffer, limit: number, forms: Buffer[], w: number, found: number[]): void {
+  for (const form of forms) {
+    for (let i = view.indexOf(form); i !== -1 && i < limit; i = view.indexOf(form, i + 1)) found.push(i, w);
   }
 }
 
-/** Scans one output for `needles`. */
-export function scanFile(path: string, needles: Needle[]): Scanned {
-  const literals = needles;
+/** One buffer for every scan of this process (outputs are scanned one after the other). */
+let shared: Buffer | undefined;
+let spare: Buffer | undefined;
+
+/** Scans one output for `literals` (each with its forms, see formsOf). */
+export function scanFile(path: string, literals: Buffer[][]): Scanned {
   const out: Scanned = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
-  const longest = Math.max(
-    64,
-    ...literals.flatMap((n) => (Array.isArray(n) ? n.map((f) => f.length) : [])),
-  );
+  const longest = Math.max(1, ...literals.flat().map((f) => f.length));
   const kept = literals.map(() => 0);
   let fd: number;
   try {
@@ -109,7 +84,8 @@ export function scanFile(path: string, needles: Needle[]): Scanned {
   } catch {
     return out;
   }
-  const buf = Buffer.allocUnsafe(CHUNK);
+  shared ??= Buffer.allocUnsafe(CHUNK);
+  const buf = shared;
   try {
     let pos = 0;
     let counting = false;
@@ -135,7 +111,7 @@ export function scanFile(path: string, needles: Needle[]): Scanned {
       if (found.length > 0) {
         if (!counting) {
           counting = true;
-          newlines = pos > 0 ? newlinesBefore(fd, Buffer.allocUnsafe(CHUNK), pos) : 0;
+          newlines = pos > 0 ? newlinesBefore(fd, (spare ??= Buffer.allocUnsafe(CHUNK)), pos) : 0;
         }
         const order = Array.from({ length: found.length / 2 }, (_, k) => k).sort(
           (a, b) => found[2 * a]! - found[2 * b]!,

@@ -11,8 +11,8 @@ import { cleanLine } from '../summary/clean.js';
 import { snippetRange } from './chunk.js';
 import { type Anchor, type Piece, readAround } from './lines.js';
 import { type Doc, rankWindows, type Word } from './rank.js';
-import { chooseWords, literalsOf, nearEligible, nearPattern } from './resolve.js';
-import { BLOCK, formsOf, type Needle, type Scanned, scanFile } from './scan.js';
+import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
+import { BLOCK, formsOf, type Scanned, scanFile } from './scan.js';
 import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
 
 /** Windows read back and ranked by minisearch. */
@@ -117,11 +117,22 @@ const windowsOfLine = (line: number) => {
 };
 const windowLines = (w: number) => ({ first: w * BLOCK + 1, last: (w + 2) * BLOCK });
 
+/** Tokens of the candidate windows within one edit of `word` (same first letter). */
+function nearSpellings(word: string, docs: Doc[]): Set<string> {
+  const near = new Set<string>();
+  for (const d of docs)
+    for (const line of d.lines)
+      tokenizeLine(cleanLine(line), (t) => {
+        if (t !== word && t[0] === word[0] && withinOneEdit(word, t)) near.add(t);
+      });
+  return near;
+}
+
 /** Searches `entries` (already filtered: not expired, in scope). */
 export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outcome {
   const literals = literalsOf(opts.terms);
   const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
-  let scans = paths.map((p) => scanFile(p, literals.map((l) => formsOf(l))));
+  const scans = paths.map((p) => scanFile(p, literals.map((l) => formsOf(l))));
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
   const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
@@ -132,34 +143,15 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     df: scans.reduce((n, s) => n + s.windows[literals.indexOf(label)]!.length, 0),
   }));
   const column = chosen.words.map((w) => literals.indexOf(w));
-  let absent = chosen.absent;
-  const eligible = absent.filter(nearEligible);
-  if (eligible.length > 0) {
-    const near = eligible.map(() => new Set<string>());
-    const needles: Needle[] = eligible.map((w, i) => nearPattern(w, near[i]!));
-    const second = paths.map((p) => scanFile(p, needles));
-    eligible.forEach((label, i) => {
-      if (near[i]!.size === 0) return;
-      const base = literals.length + i;
-      words.push({ label, near: near[i]!, df: second.reduce((n, s) => n + s.windows[i]!.length, 0) });
-      column.push(base);
-      absent = absent.filter((a) => a !== label);
-    });
-    scans = scans.map((s, k) => ({
-      ...s,
-      windows: [...s.windows, ...second[k]!.windows],
-      matches: [...s.matches, ...second[k]!.matches.map((m) => ({ ...m, word: literals.length + m.word }))].sort(
-        (a, b) => a.offset - b.offset,
-      ),
-      lines: s.lines ?? second[k]!.lines,
-    }));
-  }
-  const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
-  const none: Outcome = { searched: entries.length, hits: [], more: 0, moreWithAll: 0, absent, fuzzy };
-  // Near spellings never stand in for words found nowhere: with no word found for real, they
-  // count only if every word has one (a query typed with typos).
-  if (words.length === 0 || (absent.length > 0 && words.every((w) => w.near)))
-    return { ...none, absent: [...words.map((w) => w.label), ...absent], fuzzy: [] };
+  const none: Outcome = {
+    searched: entries.length,
+    hits: [],
+    more: 0,
+    moreWithAll: 0,
+    absent: [...words.map((w) => w.label), ...chosen.absent],
+    fuzzy: [],
+  };
+  if (words.length === 0) return none;
 
   const sources: Source[] = entries.map((entry, i) => ({
     entry,
@@ -180,6 +172,16 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
   const candidates = pickCandidates(sources, column, weight);
   readPieces(sources, candidates);
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
+  // Words found nowhere may be typos of words in the candidate windows: near spellings there
+  // (one edit, same first letter, 6+ letters) stand in for them, at half weight.
+  let absent = chosen.absent;
+  for (const label of absent.filter(nearEligible)) {
+    const near = nearSpellings(label, docs);
+    if (near.size === 0) continue;
+    words.push({ label, near, df: 1 });
+    absent = absent.filter((a) => a !== label);
+  }
+  const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
   for (const r of rankWindows(docs, words, { windows, bytes })) {
     const c = candidates[r.id]!;
     c.score = r.score;
@@ -213,7 +215,7 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
       sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
       a.window - b.window,
   );
-  return { ...none, ...pickHits(sources, ranked, words, opts, coverage, full) };
+  return { ...none, absent, fuzzy, ...pickHits(sources, ranked, words, opts, coverage, full) };
 }
 
 /**

@@ -91,10 +91,14 @@ describe('ctxwrap search', () => {
     expect(typo.stdout.split('\n')[0]).toContain("no exact 'reuesd', near: reused");
   });
 
-  it('tolerates a typo in a long word, and says so', async () => {
+  it('tolerates a typo in a long word beside a word found, and says so', async () => {
     const { root, runDir } = tempDir();
     await store(root, runDir, 'db', lines(filler(20), 'error: connection refused', filler(20, 21)));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'conection']);
+    // Near spellings are looked for in the windows the other words found (no index to look in).
+    const alone = await ctxwrap(['search', '--run-dir', runDir, 'conection']);
+    expect(alone.code).toBe(1);
+    expect(alone.stdout).toBe('[ctxwrap search] no matches for "conection" in 1 result\n');
+    const r = await ctxwrap(['search', '--run-dir', runDir, 'conection refused']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toContain("no exact 'conection', near: connection");
     expect(r.stdout).toContain('21: error: connection refused');
