@@ -4,9 +4,9 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import fg from 'fast-glob';
 import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
-import fg from 'fast-glob';
 import { commandOf, renderHits, renderJson } from '../search/format.js';
 import { search } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
@@ -79,7 +79,13 @@ export function idsMatching(dir: RunDir, glob: string): Set<string> {
     );
   let names: string[];
   try {
-    names = fg.sync(`${glob}.txt`, { cwd: dir.results, onlyFiles: true, deep: 1, dot: false, followSymbolicLinks: false });
+    names = fg.sync(`${glob}.txt`, {
+      cwd: dir.results,
+      onlyFiles: true,
+      deep: 1,
+      dot: false,
+      followSymbolicLinks: false,
+    });
   } catch {
     names = [];
   }
@@ -97,7 +103,10 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
   const id = opts.id === undefined ? undefined : validateId(opts.id);
   const limit = opts.limit ?? DEFAULT_SEARCH_LIMIT;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT)
-    throw new CtxwrapError(`--limit takes a whole number from 1 to ${MAX_SEARCH_LIMIT} (got '${limit}')`, EXIT_USAGE);
+    throw new CtxwrapError(
+      `--limit takes a whole number from 1 to ${MAX_SEARCH_LIMIT} (got '${limit}')`,
+      EXIT_USAGE,
+    );
   const maxChars = opts.maxChars ?? DEFAULT_SEARCH_MAX_CHARS;
   const ttlMs = opts.ttlMs ?? resolveTtl();
   const dir = openRunDir(opts.runDir);

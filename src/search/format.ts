@@ -69,7 +69,8 @@ export function showLine(
   }
   const room = Math.max(8, cap - 2 * MARK_ROOM);
   let from = 0;
-  if (text.length > room && at !== -1) from = Math.max(0, Math.min(at - Math.floor(room / 3), text.length - room));
+  if (text.length > room && at !== -1)
+    from = Math.max(0, Math.min(at - Math.floor(room / 3), text.length - room));
   const shown = safeSlice(text, from, from + room);
   const start = text.indexOf(shown, from);
   const cutBefore = before < 0 ? -1 : before + Buffer.byteLength(text.slice(0, start));

@@ -68,9 +68,14 @@ function onToLineEnd(fd: number, offset: number): number {
  * The lines `first` to `last` (1-based) around `anchors` (matches inside that range), as far as
  * AROUND bytes on each side of a match reach: pieces sorted by line, each line once.
  */
-export function readAround(path: string, anchors: Anchor[], first: number, last: number, exactEnds = false): Piece[] {
-  const fd = openFileForRead(path);
-  try {
+export function readAround(
+  fd: number,
+  anchors: Anchor[],
+  first: number,
+  last: number,
+  exactEnds = false,
+): Piece[] {
+  {
     const sorted = [...anchors].sort((a, b) => a.offset - b.offset);
     const pieces = new Map<number, Piece>();
     let i = 0;
@@ -112,6 +117,14 @@ export function readAround(path: string, anchors: Anchor[], first: number, last:
       i = j + 1;
     }
     return [...pieces.values()].sort((a, b) => a.n - b.n);
+  }
+}
+
+/** Runs `f` with the output at `path` open for reading (no link followed). */
+export function withFile<T>(path: string, f: (fd: number) => T): T {
+  const fd = openFileForRead(path);
+  try {
+    return f(fd);
   } finally {
     closeSync(fd);
   }

@@ -87,11 +87,7 @@ export function termsOf(lines: string[], words: readonly string[]): string[] {
  * Scores `docs` for `words` over a store of `windows` windows holding `bytes` bytes; returns
  * the documents that match at least one word, in no order.
  */
-export function rankWindows(
-  docs: Doc[],
-  words: Word[],
-  store: { windows: number; bytes: number },
-): Ranked[] {
+export function rankWindows(docs: Doc[], words: Word[], store: { windows: number; bytes: number }): Ranked[] {
   const labels = words.map((w) => w.label);
   const localDf = new Map<string, number>();
   let unique = 0;

@@ -20,11 +20,14 @@ export function literalsOf(terms: QueryTerm[]): string[] {
     for (const p of t.parts) visit(p);
   };
   for (const t of terms.slice(0, MAX_TERMS)) visit(t);
-  return [...out];
+  return [...out].slice(0, 63);
 }
 
 /** The words searched for (found somewhere) and those found nowhere, whole or by parts. */
-export function chooseWords(terms: QueryTerm[], found: (token: string) => boolean): { words: string[]; absent: string[] } {
+export function chooseWords(
+  terms: QueryTerm[],
+  found: (token: string) => boolean,
+): { words: string[]; absent: string[] } {
   const words: string[] = [];
   const absent: string[] = [];
   const visit = (t: QueryTerm) => {
@@ -34,7 +37,7 @@ export function chooseWords(terms: QueryTerm[], found: (token: string) => boolea
     else if (!absent.includes(t.token)) absent.push(t.token);
   };
   for (const t of terms.slice(0, MAX_TERMS)) visit(t);
-  return { words, absent };
+  return { words: words.slice(0, 30), absent };
 }
 
 /** Edit distance of at most one (insertion, deletion, substitution or transposition). */

@@ -11,7 +11,7 @@ import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
-export const MAX_KEPT = 4000;
+export const MAX_KEPT = 1000;
 
 export interface Match {
   /** Index of the literal in the list scanned for. */
@@ -71,7 +71,11 @@ function findAll(view: Buffer, limit: number, forms: Buffer[], w: number, found:
 
 /** One buffer for every scan of this process (outputs are scanned one after the other). */
 let shared: Buffer | undefined;
-let spare: Buffer | undefined;
+let spareBuf: Buffer | undefined;
+const spare = () => {
+  spareBuf ??= Buffer.allocUnsafe(CHUNK);
+  return spareBuf;
+};
 
 /** Scans one output for `literals` (each with its forms, see formsOf). */
 export function scanFile(path: string, literals: Buffer[][]): Scanned {
@@ -96,10 +100,6 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
       const got = readSync(fd, buf, 0, CHUNK, pos);
       if (got === 0) break;
       const view = buf.subarray(0, got);
-      if (pos === 0 && looksBinary(view.subarray(0, SNIFF_BYTES))) {
-        out.binary = true;
-        return out;
-      }
       // Work on whole lines; a line longer than the chunk is cut where no match can straddle.
       let limit = got;
       if (got === CHUNK) {
@@ -110,25 +110,32 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
       for (let w = 0; w < literals.length; w++) findAll(view, limit, literals[w]!, w, found);
       if (found.length > 0) {
         if (!counting) {
+          // Binary is decided on the content, once an output has something to show.
+          const head = pos === 0 ? view : spare();
+          const headLen = pos === 0 ? got : readSync(fd, head, 0, SNIFF_BYTES, 0);
+          if (looksBinary(head.subarray(0, Math.min(headLen, SNIFF_BYTES)))) {
+            out.binary = true;
+            return out;
+          }
           counting = true;
-          newlines = pos > 0 ? newlinesBefore(fd, (spare ??= Buffer.allocUnsafe(CHUNK)), pos) : 0;
+          newlines = pos > 0 ? newlinesBefore(fd, spare(), pos) : 0;
         }
-        const order = Array.from({ length: found.length / 2 }, (_, k) => k).sort(
-          (a, b) => found[2 * a]! - found[2 * b]!,
-        );
+        // Matches in output order: offset and literal packed in one number, sorted natively.
+        const order = new Float64Array(found.length / 2);
+        for (let k = 0; k < order.length; k++) order[k] = found[2 * k]! * 64 + found[2 * k + 1]!;
+        order.sort();
         let at = 0;
-        for (const k of order) {
-          const i = found[2 * k]!;
-          const w = found[2 * k + 1]!;
+        for (const packed of order) {
+          const i = Math.floor(packed / 64);
+          const w = packed - i * 64;
           newlines += countNewlines(view, at, i);
           at = i;
           const line = newlines + 1;
           const block = Math.floor((line - 1) / BLOCK);
           const wins = out.windows[w]!;
           // The block belongs to the windows starting at block - 1 and at block.
-          for (const win of block > 0 ? [block - 1, block] : [block]) {
-            if (wins.length === 0 || wins[wins.length - 1]! < win) wins.push(win);
-          }
+          if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
+          if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
           if (kept[w]! < MAX_KEPT) {
             kept[w]!++;
             out.matches.push({ word: w, offset: pos + i, line });

@@ -9,7 +9,7 @@ import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 import { snippetRange } from './chunk.js';
-import { type Anchor, type Piece, readAround } from './lines.js';
+import { type Anchor, type Piece, readAround, withFile } from './lines.js';
 import { type Doc, rankWindows, type Word } from './rank.js';
 import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
 import { BLOCK, formsOf, type Scanned, scanFile } from './scan.js';
@@ -107,7 +107,9 @@ function noteMatches(note: string | undefined, word: Word): boolean {
   const tokens = tokensOf(note);
   if (word.near) return tokens.some((t) => word.near!.has(t));
   const w = word.label;
-  return tokens.some((t) => t === w || (w.length >= 3 && t.startsWith(w)) || (w.length >= 4 && t.includes(w)));
+  return tokens.some(
+    (t) => t === w || (w.length >= 3 && t.startsWith(w)) || (w.length >= 4 && t.includes(w)),
+  );
 }
 
 /** The windows holding a line: the one starting at its block and the one before. */
@@ -132,7 +134,12 @@ function nearSpellings(word: string, docs: Doc[]): Set<string> {
 export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outcome {
   const literals = literalsOf(opts.terms);
   const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
-  const scans = paths.map((p) => scanFile(p, literals.map((l) => formsOf(l))));
+  const scans = paths.map((p) =>
+    scanFile(
+      p,
+      literals.map((l) => formsOf(l)),
+    ),
+  );
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
   const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
@@ -191,7 +198,8 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
   const ranked: Candidate[] = [];
   sources.forEach((s, src) => {
     const own = candidates.filter((c) => c.src === src && c.score > 0);
-    for (const c of own) ranked.push({ ...c, mask: c.mask | s.noteMask, score: c.score + NOTE_SCORE * bits(s.noteMask) });
+    for (const c of own)
+      ranked.push({ ...c, mask: c.mask | s.noteMask, score: c.score + NOTE_SCORE * bits(s.noteMask) });
     if (own.length === 0 && s.noteMask !== 0)
       ranked.push({
         src,
@@ -219,47 +227,81 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
 }
 
 /**
- * The windows worth ranking: those holding the most query words, rare words first (at most
- * MAX_CANDIDATES), from the matches the scan kept.
+ * The windows worth ranking: those holding the most query words, rare words first, newer
+ * results first (at most MAX_CANDIDATES), from the scan's complete window lists; each with the
+ * matches the scan kept inside it, to read it back from.
  */
 function pickCandidates(sources: Source[], column: number[], weight: number[]): Candidate[] {
-  const all: Candidate[] = [];
-  const wordOf = new Map(column.map((c, i) => [c, i]));
-  sources.forEach((s, src) => {
-    const byWindow = new Map<number, Candidate>();
-    for (const m of s.scan.matches) {
-      const w = wordOf.get(m.word);
-      if (w === undefined) continue;
-      for (const win of windowsOfLine(m.line)) {
-        let c = byWindow.get(win);
-        if (!c) {
-          c = { src, window: win, anchors: [], mask: 0, pre: 0, score: 0, pieces: [], terms: new Set() };
-          byWindow.set(win, c);
-        }
-        if (!(c.mask & (1 << w))) c.pre += weight[w]!;
-        c.mask |= 1 << w;
-        if (c.anchors.length < 16) c.anchors.push(m);
+  const src: number[] = [];
+  const win: number[] = [];
+  const masks: number[] = [];
+  const key: number[] = [];
+  const recency = sources
+    .map((_, i) => i)
+    .sort((a, b) => sources[a]!.entry.startedMs - sources[b]!.entry.startedMs);
+  const rank = new Float64Array(sources.length);
+  recency.forEach((s, r) => {
+    rank[s] = r;
+  });
+  sources.forEach((s, i) => {
+    if (s.scan.binary) return;
+    const mask = new Map<number, number>();
+    column.forEach((c, w) => {
+      for (const x of s.scan.windows[c] ?? []) mask.set(x, (mask.get(x) ?? 0) | (1 << w));
+    });
+    for (const [x, m] of mask) {
+      let pre = 0;
+      for (let w = 0; w < column.length; w++) if (m & (1 << w)) pre += weight[w]!;
+      src.push(i);
+      win.push(x);
+      masks.push(m);
+      key.push(bits(m) * 1e4 + pre);
+    }
+  });
+  const order = Array.from(key, (_, k) => k).sort(
+    (a, b) => key[b]! - key[a]! || rank[src[b]!]! - rank[src[a]!]! || win[a]! - win[b]!,
+  );
+  const chosen = new Map<string, Candidate>();
+  for (const k of order) {
+    if (chosen.size === MAX_CANDIDATES) break;
+    chosen.set(`${src[k]} ${win[k]}`, {
+      src: src[k]!,
+      window: win[k]!,
+      anchors: [],
+      mask: 0,
+      pre: key[k]!,
+      score: 0,
+      pieces: [],
+      terms: new Set(),
+    });
+  }
+  const wordOf = new Map(column.map((c, w) => [c, w]));
+  const bySrc = new Set([...chosen.values()].map((c) => c.src));
+  for (const i of bySrc) {
+    for (const m of sources[i]!.scan.matches) {
+      if (!wordOf.has(m.word)) continue;
+      for (const x of windowsOfLine(m.line)) {
+        const c = chosen.get(`${i} ${x}`);
+        if (c && c.anchors.length < 16) c.anchors.push(m);
       }
     }
-    all.push(...byWindow.values());
-  });
-  all.sort(
-    (a, b) =>
-      bits(b.mask) - bits(a.mask) ||
-      b.pre - a.pre ||
-      sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
-      a.window - b.window,
-  );
-  return all.slice(0, MAX_CANDIDATES);
+  }
+  return [...chosen.values()].filter((c) => c.anchors.length > 0);
 }
 
 function readPieces(sources: Source[], candidates: Candidate[]): void {
-  for (const c of candidates) {
-    const { first, last } = windowLines(c.window);
+  const bySrc = new Map<number, Candidate[]>();
+  for (const c of candidates) bySrc.set(c.src, [...(bySrc.get(c.src) ?? []), c]);
+  for (const [i, list] of bySrc) {
     try {
-      c.pieces = readAround(sources[c.src]!.path, c.anchors, first, last);
+      withFile(sources[i]!.path, (fd) => {
+        for (const c of list) {
+          const { first, last } = windowLines(c.window);
+          c.pieces = readAround(fd, c.anchors, first, last);
+        }
+      });
     } catch {
-      c.pieces = [];
+      /* removed meanwhile: its windows have no text and rank nowhere */
     }
   }
 }
@@ -335,13 +377,7 @@ function pickHits(
 }
 
 /** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
-function hitOf(
-  s: Source,
-  c: Candidate,
-  words: Word[],
-  near: string[],
-  earlier: Hit[],
-): Hit | undefined {
+function hitOf(s: Source, c: Candidate, words: Word[], near: string[], earlier: Hit[]): Hit | undefined {
   const base = {
     entry: s.entry,
     score: c.score,
@@ -357,7 +393,9 @@ function hitOf(
   const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
   let pieces: Piece[];
   try {
-    pieces = readAround(s.path, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true);
+    pieces = withFile(s.path, (fd) =>
+      readAround(fd, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true),
+    );
   } catch {
     return undefined;
   }
