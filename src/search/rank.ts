@@ -55,10 +55,20 @@ class WindowIndex extends MiniSearch<{ id: number; text: string }> {
 const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
 /** The terms of a window: its tokens, and `~word` for each query word found inside a token. */
-export function termsOf(lines: string[], words: readonly string[]): string[] {
+export function termsOf(
+  lines: string[],
+  words: readonly string[],
+  cache = new Map<string, string[]>(),
+): string[] {
   const terms: string[] = [];
   const inside = words.filter((w) => w.length >= MIN_INSIDE);
   for (const line of lines) {
+    const known = cache.get(line);
+    if (known) {
+      for (const t of known) terms.push(t);
+      continue;
+    }
+    const from = terms.length;
     let compound: string[] = [];
     let whole = '';
     const flush = () => {
@@ -79,6 +89,7 @@ export function termsOf(lines: string[], words: readonly string[]): string[] {
       },
     );
     flush();
+    cache.set(line, terms.slice(from));
   }
   return terms;
 }
@@ -92,8 +103,10 @@ export function rankWindows(docs: Doc[], words: Word[], store: { windows: number
   const localDf = new Map<string, number>();
   let unique = 0;
   let bytes = 0;
+  // Windows overlap (and re-runs repeat lines): each distinct line is tokenized once.
+  const cache = new Map<string, string[]>();
   const texts = docs.map((d) => {
-    const terms = termsOf(d.lines, labels);
+    const terms = termsOf(d.lines, labels, cache);
     const distinct = new Set(terms);
     unique += distinct.size;
     for (const line of d.lines) bytes += Buffer.byteLength(line) + 1;
