@@ -18,7 +18,7 @@ import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
 
 /** Most hits one search returns (the CLI and the MCP tool alike). */
-export const MAX_SEARCH_LIMIT = 50;
+export const MAX_SEARCH_LIMIT = 100;
 
 export interface SearchCommandOptions {
   runDir: string;

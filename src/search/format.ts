@@ -49,7 +49,8 @@ function safeSlice(text: string, from: number, to: number): string {
 
 /**
  * A stored line as shown: whole when it fits in `cap` characters; else a window of it around
- * the first place one of `tokens` stands (the start for a line without one), with a cut mark
+ * the first of `tokens` it holds (its start, or its end when read from the end, for a line
+ * without one), with a cut mark
  * on each side saying how many bytes of the line are not shown.
  */
 export function showLine(
@@ -62,10 +63,11 @@ export function showLine(
   const after = line.after ?? 0;
   if (text.length <= cap && before === 0 && after === 0) return text;
   const lower = text.toLowerCase();
+  // Around the first of `tokens` (rarest first) that the line holds.
   let at = -1;
   for (const t of tokens) {
-    const i = t === '' ? -1 : lower.indexOf(t);
-    if (i !== -1 && (at === -1 || i < at)) at = i;
+    at = t === '' ? -1 : lower.indexOf(t);
+    if (at !== -1) break;
   }
   const room = Math.max(8, cap - 2 * MARK_ROOM);
   let from = 0;

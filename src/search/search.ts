@@ -112,6 +112,9 @@ function noteMatches(note: string | undefined, word: Word): boolean {
   );
 }
 
+/** Identifier-like words (digits, joiners) are more specific than plain ones, then longer ones. */
+const specific = (w: string) => (/[\d.\-_/:@#]/.test(w) ? 1000 : 0) + w.length;
+
 /** The windows holding a line: the one starting at its block and the one before. */
 const windowsOfLine = (line: number) => {
   const b = Math.floor((line - 1) / BLOCK);
@@ -384,7 +387,12 @@ function hitOf(s: Source, c: Candidate, words: Word[], near: string[], earlier: 
     found: bits(c.mask),
     of: words.length,
     runs: 1,
-    tokens: [...words.map((w) => w.label), ...near, ...[...c.terms].filter((t) => !t.startsWith('~'))],
+    // Rarest word first: a long line is cut around it.
+    tokens: [
+      ...[...words].sort((a, b) => a.df - b.df || specific(b.label) - specific(a.label)).map((w) => w.label),
+      ...near,
+      ...[...c.terms].filter((t) => !t.startsWith('~')),
+    ],
   };
   if (c.window < 0) return { ...base, lines: [] };
   const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near)).map((p) => p.n);
