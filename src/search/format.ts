@@ -70,9 +70,11 @@ export function showLine(
     if (at !== -1) break;
   }
   const room = Math.max(8, cap - 2 * MARK_ROOM);
+  // Around the match; a context line read to its end only (next to the match) shows its end.
   let from = 0;
   if (text.length > room && at !== -1)
     from = Math.max(0, Math.min(at - Math.floor(room / 3), text.length - room));
+  else if (text.length > room && after === 0 && before !== 0) from = text.length - room;
   const shown = safeSlice(text, from, from + room);
   const start = text.indexOf(shown, from);
   const cutBefore = before < 0 ? -1 : before + Buffer.byteLength(text.slice(0, start));
