@@ -4,7 +4,6 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import fg from 'fast-glob';
 import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import { commandOf, renderHits, renderJson } from '../search/format.js';
@@ -71,12 +70,13 @@ function notesIn(dir: RunDir): Map<string, string> {
  * The ids of the results whose id matches `glob` (fast-glob syntax over the names of the stored
  * outputs: `tsc_*`, `{npm,tsc}_*`, `*_8f*`). A pattern that could name anything but an id is refused.
  */
-export function idsMatching(dir: RunDir, glob: string): Set<string> {
+export async function idsMatching(dir: RunDir, glob: string): Promise<Set<string>> {
   if (glob === '' || /[/\\]/.test(glob) || glob.startsWith('.') || glob.length > 200)
     throw new CtxwrapError(
       `--in takes a pattern of result ids such as 'tsc_*' or '{npm,tsc}_*' (got '${glob.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}')`,
       EXIT_USAGE,
     );
+  const fg = (await import('fast-glob')).default;
   let names: string[];
   try {
     names = fg.sync(`${glob}.txt`, {
@@ -124,11 +124,12 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
     scope = [entry];
   }
   if (opts.in !== undefined) {
-    const ids = idsMatching(dir, opts.in);
+    const ids = await idsMatching(dir, opts.in);
     scope = scope.filter((e) => ids.has(e.meta.id));
   }
   const notes = notesIn(dir);
-  const outcome = search(dir, scope, {
+  const outcome = await search(dir, scope, {
+    scan: process.env.CTXWRAP_SEARCH_SCAN === 'js' ? 'js' : 'grep',
     noteOf: (e) => notes.get(e.meta.id) ?? e.meta.note,
     shield: (e) => shieldFor(e.meta.keyRanges, opts.redact !== false),
     commandOf: (e) => `${e.meta.cwd ?? ''}\n${commandOf(e.meta)}`,

@@ -5,13 +5,14 @@
  * are counted only in outputs that hold a match, so a rare word costs little more than reading.
  * Every match comes back with its byte offset and its exact 1-based line number.
  */
-import { closeSync, readSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
 import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
-export const MAX_KEPT = 1000;
+export const MAX_KEPT = 200;
 
 export interface Match {
   /** Index of the literal in the list scanned for. */
@@ -153,5 +154,109 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
     return out;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Records one match found at `offset` on 1-based `line` of literal `w` into `out`. */
+function note(out: Scanned, kept: number[], w: number, offset: number, line: number): void {
+  const block = Math.floor((line - 1) / BLOCK);
+  const wins = out.windows[w]!;
+  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
+  if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
+  if (kept[w]! < MAX_KEPT) {
+    kept[w]!++;
+    out.matches.push({ word: w, offset, line });
+  }
+}
+
+/**
+ * The same scan done by grep (`grep -aobnHF` with every form of every literal: one pass in C
+ * over each output, line numbers and byte offsets included), two processes over halves of the
+ * outputs so that both cores work. Resolves undefined when grep cannot be run (the caller
+ * falls back on scanFile). Binary is not decided here: see isBinaryOutput.
+ */
+export async function scanWithGrep(
+  cwd: string,
+  names: string[],
+  literals: Buffer[][],
+): Promise<Scanned[] | undefined> {
+  const out: Scanned[] = names.map(() => ({
+    binary: false,
+    matches: [],
+    windows: literals.map(() => []),
+    bytes: 0,
+  }));
+  const kept = names.map(() => literals.map(() => 0));
+  const index = new Map(names.map((n, i) => [n, i]));
+  const byForm = new Map<string, number>();
+  literals.forEach((forms, w) => {
+    for (const f of forms) if (!byForm.has(f.toString('latin1'))) byForm.set(f.toString('latin1'), w);
+  });
+  const patterns = [...byForm.keys()].flatMap((f) => ['-e', f]);
+  if (names.length === 0 || patterns.length === 0) return out;
+  const half = Math.ceil(names.length / 2);
+  const groups = names.length > 8 ? [names.slice(0, half), names.slice(half)] : [names];
+  const runs = groups.map(
+    (group) =>
+      new Promise<boolean>((resolve) => {
+        let child: ReturnType<typeof spawn>;
+        try {
+          child = spawn('grep', ['-aobnHF', ...patterns, '--', ...group], {
+            cwd,
+            env: { ...process.env, LC_ALL: 'C' },
+            stdio: ['ignore', 'pipe', 'ignore'],
+          });
+        } catch {
+          resolve(false);
+          return;
+        }
+        let rest = '';
+        child.stdout!.setEncoding('latin1');
+        child.stdout!.on('data', (data: string) => {
+          const text = rest + data;
+          let start = 0;
+          for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+            const a = text.indexOf(':', start);
+            const b = text.indexOf(':', a + 1);
+            const c = text.indexOf(':', b + 1);
+            if (a !== -1 && c !== -1 && c < nl) {
+              const f = index.get(text.slice(start, a));
+              const w = byForm.get(text.slice(c + 1, nl));
+              if (f !== undefined && w !== undefined)
+                note(out[f]!, kept[f]!, w, Number(text.slice(b + 1, c)), Number(text.slice(a + 1, b)));
+            }
+            start = nl + 1;
+          }
+          rest = text.slice(start);
+        });
+        child.on('error', () => resolve(false));
+        child.on('close', (code) => resolve(code === 0 || code === 1));
+      }),
+  );
+  if (!(await Promise.all(runs)).every(Boolean)) return undefined;
+  // Bytes for the statistics (binary is decided later, for the outputs that have candidates).
+  names.forEach((name, i) => {
+    try {
+      out[i]!.bytes = statSync(`${cwd}/${name}`).size;
+    } catch {
+      out[i] = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
+    }
+  });
+  return out;
+}
+
+/** Binary decided on the content of the output at `path` (its first SNIFF_BYTES). */
+export function isBinaryOutput(path: string): boolean {
+  try {
+    const fd = openFileForRead(path);
+    try {
+      const head = spare();
+      const got = readSync(fd, head, 0, SNIFF_BYTES, 0);
+      return looksBinary(head.subarray(0, got));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
   }
 }

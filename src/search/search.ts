@@ -4,15 +4,16 @@
  * with minisearch under those global statistics (rank.ts), keep the best windows that share no
  * lines, and collapse hits that are the same lines in re-runs of one command. Writes nothing.
  */
+import { basename } from 'node:path';
 import type { Entry } from '../store/registry.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 import { snippetRange } from './chunk.js';
 import { type Anchor, type Piece, readAround, withFile } from './lines.js';
-import { type Doc, rankWindows, type Word } from './rank.js';
+import type { Doc, Word } from './rank.js';
 import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
-import { BLOCK, formsOf, type Scanned, scanFile } from './scan.js';
+import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
 import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
 
 /** Windows read back and ranked by minisearch. */
@@ -71,6 +72,8 @@ export interface SearchOptions {
   noteOf: (entry: Entry) => string | undefined;
   /** Masks a line about to be shown (credentials); gets the result, the line number, the text. */
   shield: (entry: Entry) => (line: number, text: string) => string;
+  /** How outputs are scanned: by spawned grep processes (default, JS when grep fails) or in JS. */
+  scan?: 'grep' | 'js';
   /** How a result's command is named (hits of re-runs of one command collapse). */
   commandOf: (entry: Entry) => string;
 }
@@ -134,15 +137,18 @@ function nearSpellings(word: string, docs: Doc[]): Set<string> {
 }
 
 /** Searches `entries` (already filtered: not expired, in scope). */
-export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outcome {
+export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Promise<Outcome> {
   const literals = literalsOf(opts.terms);
   const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
-  const scans = paths.map((p) =>
-    scanFile(
-      p,
-      literals.map((l) => formsOf(l)),
-    ),
-  );
+  const forms = literals.map((l) => formsOf(l));
+  const scans =
+    (opts.scan === 'js'
+      ? undefined
+      : await scanWithGrep(
+          dir.results,
+          paths.map((p) => basename(p)),
+          forms,
+        )) ?? paths.map((p) => scanFile(p, forms));
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
   const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
@@ -179,7 +185,15 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     bytes += s.scan.bytes;
   }
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
-  const candidates = pickCandidates(sources, column, weight);
+  // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
+  let candidates = pickCandidates(sources, column, weight);
+  let binary = false;
+  for (const src of new Set(candidates.map((c) => c.src))) {
+    if (sources[src]!.scan.binary || !isBinaryOutput(sources[src]!.path)) continue;
+    sources[src]!.scan.binary = true;
+    binary = true;
+  }
+  if (binary) candidates = pickCandidates(sources, column, weight);
   readPieces(sources, candidates);
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
   // Words found nowhere may be typos of words in the candidate windows: near spellings there
@@ -192,6 +206,8 @@ export function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Outc
     absent = absent.filter((a) => a !== label);
   }
   const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
+  // minisearch is loaded only when there is something to rank.
+  const { rankWindows } = await import('./rank.js');
   for (const r of rankWindows(docs, words, { windows, bytes })) {
     const c = candidates[r.id]!;
     c.score = r.score;
