@@ -1,5 +1,5 @@
 // The WebAssembly binary encoding shared by the hand assemblers (scripts/assemble-simd.mjs,
-// scripts/assemble-prefilter.mjs): numbers, vectors, sections, names, function bodies, and the
+// the prefilter assembler was removed with its module): numbers, vectors, sections, names, function bodies, and the
 // few instructions both use.
 
 export const I32 = 0x7f;

@@ -67,16 +67,17 @@ export async function run() {
         first[i].b.push(measure(grep(bd, q), { allowFail: true }).ms);
       });
     }
-    QUERIES.forEach(([what, q], i) =>
+    QUERIES.forEach(([what, q], i) => {
+      const note = `medians of ${FIRST_RUNS}; load ${load()}`;
       rows.push(
         row(
           `search '${q}' (${what}), first search of fresh results`,
           median(first[i].s),
           median(first[i].b),
-          `medians of ${FIRST_RUNS}; load ${load()}`,
+          note,
         ),
-      ),
-    );
+      );
+    });
     // Warm repeats on one corpus; nothing may be written by a search.
     const warm = join(root, 'fresh-0-a');
     const before = tree(warm);

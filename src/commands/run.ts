@@ -19,7 +19,6 @@ import {
 } from '../store/results.js';
 import { ensureRunDir, type RunDir, reason } from '../store/run-dir.js';
 import { type Collected, Collector } from '../summary/collector.js';
-import { countNewlines } from '../summary/fingerprint-filter.js';
 import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js';
 import { hintWords } from '../summary/salience.js';
 import { keepBytesFor } from '../summary/summarize.js';
@@ -124,7 +123,7 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
     bytes += chunk.length;
     if (stream === 'stderr') {
       stderrBytes += chunk.length;
-      stderrLines += countNewlines(chunk);
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) stderrLines++;
     }
     opts.tee?.(chunk);
     opts.onProgress?.(bytes, summary.lineCount);

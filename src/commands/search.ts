@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
+import { resolveTtl } from '../env.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import { commandOf, renderHits, renderJson } from '../search/format.js';
 import { search } from '../search/search.js';
@@ -12,7 +13,7 @@ import { queryTerms } from '../search/tokenize.js';
 import { shieldFor } from '../shield.js';
 import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
-import { isExpired, listEntries, resolveTtl } from '../store/registry.js';
+import { isExpired, listEntries } from '../store/registry.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
 
@@ -35,8 +36,8 @@ export interface SearchCommandOptions {
   redact?: boolean;
   /** Search only the results whose id matches this glob (`tsc_*`). */
   in?: string;
-  /** Ignored: searches read every byte of each output (no index). Kept until cli.ts stops passing it. */
-  coverage?: unknown;
+  /** How outputs are scanned: spawned grep (default; JS when it cannot run) or JS. */
+  scan?: 'grep' | 'js';
   /** Results older than this are not searched (default: CTXWRAP_TTL, else 7 days). */
   ttlMs?: number;
   print: (text: string) => void;
@@ -129,7 +130,7 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
   }
   const notes = notesIn(dir);
   const outcome = await search(dir, scope, {
-    scan: process.env.CTXWRAP_SEARCH_SCAN === 'js' ? 'js' : 'grep',
+    scan: opts.scan ?? 'grep',
     noteOf: (e) => notes.get(e.meta.id) ?? e.meta.note,
     shield: (e) => shieldFor(e.meta.keyRanges, opts.redact !== false),
     commandOf: (e) => `${e.meta.cwd ?? ''}\n${commandOf(e.meta)}`,

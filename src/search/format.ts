@@ -4,6 +4,8 @@
  * escaped with inert() when it could pass for a ctxwrap line, so nothing stored can forge a
  * frame. The text is bounded by `maxChars`; hits that do not fit are counted as more.
  */
+
+import { redactLine } from '../redact.js';
 import type { ResultMeta } from '../store/results.js';
 import { cleanLine } from '../summary/clean.js';
 import { cutLine, inert } from '../summary/render.js';
@@ -93,7 +95,7 @@ function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): st
   const words = hit.found < hit.of ? ` (${hit.found} of ${hit.of} words)` : '';
   const runs = hit.runs > 1 ? ` · same lines in ${hit.runs} runs of this command, newest shown` : '';
   const note = hit.note ? ` · note: ${oneLine(hit.note)}` : '';
-  return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(commandOf(meta))}${runs}${note}`;
+  return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(redactLine(commandOf(meta)))}${runs}${note}`;
 }
 
 /** The lines of a hit that fit in `room` characters: matching lines first, then context. */

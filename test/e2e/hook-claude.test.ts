@@ -1,10 +1,10 @@
-// `ctxwrap hook claude` fed real Claude Code hook payloads; every rewritten command is run by a
-// real /bin/sh and must print and exit exactly as the original does under bash (Claude Code's
-// Bash tool), apart from ctxwrap's own summary line.
+// `ctxwrap hook claude` fed real Claude Code hook payloads; every rewritten command is run by
+// bash (Claude Code's Bash tool) and must print and exit exactly as the original does, apart
+// from ctxwrap's own summary line. (hook-in-shell-harness.test.ts runs them as Claude Code does.)
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI, ctxwrap, sandbox, sh } from './agents-helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BIN, ctxwrapSync, sandbox, shSync } from '../support.js';
 
 const SESSION = '6f1c2a4e-8d3b-4c1e-9a7f-0b2d5e8c9a10';
 let box: ReturnType<typeof sandbox>;
@@ -16,7 +16,6 @@ beforeEach(() => {
   mkdirSync(project);
   env = { ...box.env, SHELL: '/bin/bash', CLAUDE_PROJECT_DIR: project };
 });
-afterEach(() => box.cleanup());
 
 /** A PreToolUse payload as Claude Code sends it for the Bash tool. */
 function payload(command: string, extra: Record<string, unknown> = {}): string {
@@ -34,13 +33,13 @@ function payload(command: string, extra: Record<string, unknown> = {}): string {
 }
 
 function hook(input: string, hookEnv: NodeJS.ProcessEnv = env) {
-  return ctxwrap(['hook', 'claude'], { input, env: hookEnv, cwd: project });
+  return ctxwrapSync(['hook', 'claude'], { input, env: hookEnv, cwd: project });
 }
 
 /** The rewritten command from the hook's answer. */
 function rewrite(command: string): string {
   const r = hook(payload(command));
-  expect(r.code).toBe(0);
+  expect(r.exitCode).toBe(0);
   expect(r.stderr).toBe('');
   const answer = JSON.parse(r.stdout);
   expect(Object.keys(answer)).toEqual(['hookSpecificOutput']);
@@ -54,9 +53,12 @@ function rewrite(command: string): string {
   return answer.hookSpecificOutput.updatedInput.command;
 }
 
-/** What a command prints (stdout and stderr together) and its exit status, as a shell reports it. */
+/** What a command prints (stdout and stderr together) and its exit status, run by bash as Claude Code runs it. */
 function outcome(shellLine: string): string {
-  const r = sh(`{\n${shellLine}\n} 2>&1; echo "[status $?]"`, { env, cwd: project });
+  const r = shSync(`bash -c 'eval "$CTXWRAP_TEST_LINE" < /dev/null' 2>&1; echo "[status $?]"`, {
+    env: { ...env, CTXWRAP_TEST_LINE: shellLine },
+    cwd: project,
+  });
   return r.stdout;
 }
 
@@ -78,24 +80,16 @@ describe('ctxwrap hook claude: the rewritten command behaves as the original', (
     ['no final newline', "printf 'no newline'"],
     ['odd characters', "echo 'tab\there, ✓ unicode, a \\\\ backslash and a '\\''quote'\\'"],
     ['comments and lines', 'echo one # a comment\necho two\n'],
-    ['a signal', 'echo before; kill -TERM $$'],
+    ['a signal', "echo before; sh -c 'kill -TERM $$'"],
     ['a command not found', 'no-such-command-xyz; sleep 0.2; echo "status $?"'],
   ])('%s', (_what, command) => {
     const wrapped = rewrite(command);
-    expect(wrapped).toContain(' -c ');
-    let want = sh(`{\nbash -c "$CTXWRAP_TEST_ORIGINAL"\n} 2>&1; echo "[status $?]"`, {
-      env: { ...env, CTXWRAP_TEST_ORIGINAL: command },
-      cwd: project,
-    }).stdout;
+    // The original text, as written, inside the wrapper.
+    expect(wrapped).toContain(`{ ${command}\n}`);
+    const want = outcome(command);
     const lines = outcome(wrapped).split('\n');
     const own = lines.filter((l) => /^\[ctxwrap \S+\] exit \d+/.test(l));
     const got = lines.filter((l) => !own.includes(l)).join('\n');
-    // The one known difference is in ctxwrap's own lines: it (not the calling shell) reports a
-    // command killed by a signal.
-    if (want.includes('\nTerminated\n')) {
-      want = want.replace('\nTerminated\n', '\n');
-      expect(own.join('\n')).toMatch(/exit 143 \(killed by SIGTERM\)/);
-    }
     expect(got).toBe(want);
     expect(own.length).toBe(want.endsWith('[status 0]\n') ? 0 : 1);
   });
@@ -130,7 +124,7 @@ describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
     ['empty input', () => ''],
     ['a JSON array', () => '[1, 2]'],
   ])('%s', (_what, input) => {
-    expect(hook(input())).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(hook(input())).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   it('a command a deny, ask or allow rule in any settings file may match', () => {
@@ -144,40 +138,44 @@ describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
       join(box.home, '.claude', 'settings.json'),
       JSON.stringify({ permissions: { ask: ['Bash(git push:*)'], allow: ['Bash(npm test)'] } }),
     );
-    for (const command of ['rm -rf build', 'git fetch && git push', 'npm test']) {
-      expect(hook(payload(command))).toEqual({ code: 0, stdout: '', stderr: '' });
+    for (const command of ['rm -rf build', 'git fetch && git push', 'npm test && ls', 'npm test; rm x']) {
+      expect(hook(payload(command))).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
     }
+    // Allowed as written: wrapped, and allowed by the hook, since the wrapped text would not match the rule.
+    const allowed = JSON.parse(hook(payload('npm test')).stdout).hookSpecificOutput;
+    expect(allowed.permissionDecision).toBe('allow');
+    expect(allowed.updatedInput.command).toContain('{ npm test\n}');
     expect(
       JSON.parse(hook(payload('npm run lint')).stdout).hookSpecificOutput.updatedInput.command,
-    ).toContain('-c');
+    ).toContain('_finish');
   });
 
   it('everything when Claude Code was started with rules no settings file shows (--disallowedTools)', () => {
     // The hook's parent is a shell started with the flag, as Claude Code's own process would be.
-    const parent = `"${process.execPath}" "${CLI}" hook claude; true`;
-    const r = sh(`sh -c '${parent}' claude --disallowedTools 'Bash(rm:*)'`, {
+    const parent = `"${process.execPath}" "${BIN}" hook claude; true`;
+    const r = shSync(`sh -c '${parent}' claude --disallowedTools 'Bash(rm:*)'`, {
       input: payload('rm -rf build'),
       env,
       cwd: project,
     });
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
-    const plain = sh(`sh -c '${parent}' claude --model opus`, {
+    expect(r).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    const plain = shSync(`sh -c '${parent}' claude --model opus`, {
       input: payload('rm -rf build'),
       env,
       cwd: project,
     });
-    expect(JSON.parse(plain.stdout).hookSpecificOutput.updatedInput.command).toContain("-c 'rm -rf build'");
+    expect(JSON.parse(plain.stdout).hookSpecificOutput.updatedInput.command).toContain('{ rm -rf build\n}');
   });
 
   it('everything while a settings file cannot be parsed', () => {
     mkdirSync(join(project, '.claude'));
     writeFileSync(join(project, '.claude', 'settings.local.json'), '{ "permissions": ');
-    expect(hook(payload('npm run lint'))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(hook(payload('npm run lint'))).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   it('explains its decision with --explain', () => {
-    const r = ctxwrap(['hook', 'claude', '--explain'], { input: payload('vim x'), env, cwd: project });
-    expect(r).toEqual({ code: 0, stdout: 'leave alone: vim needs a terminal\n', stderr: '' });
+    const r = ctxwrapSync(['hook', 'claude', '--explain'], { input: payload('vim x'), env, cwd: project });
+    expect(r).toMatchObject({ exitCode: 0, stdout: 'leave alone: vim needs a terminal\n', stderr: '' });
   });
 });
 
@@ -190,30 +188,34 @@ describe('ctxwrap hook claude on SessionStart', () => {
       hook_event_name: 'SessionStart',
       source: 'startup',
     });
-    expect(hook(start, { ...env, CLAUDE_ENV_FILE: envFile })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(hook(start, { ...env, CLAUDE_ENV_FILE: envFile })).toMatchObject({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
     const dir = join(box.runDir, 'sessions', SESSION);
     expect(readFileSync(envFile, 'utf8')).toBe(`export CTXWRAP_RUN_DIR=${dir}\n`);
     // A command the agent runs itself then finds the session's results by id.
     const wrapped = rewrite('echo by-id');
-    const id = /\[ctxwrap (\S+)\]/.exec(sh(`${wrapped}; exit 1`, { env, cwd: project }).stdout)?.[1];
+    const id = /\[ctxwrap (\S+)\]/.exec(outcome(`${wrapped}; exit 1`))?.[1];
     expect(id === undefined || existsSync(join(dir, 'tool_results', `${id}.json`))).toBe(true);
-    const shown = sh(
+    const shown = shSync(
       `. "${envFile}" && ctxwrap show "$(basename "$(ls "$CTXWRAP_RUN_DIR"/tool_results/echo_*.summary.txt)" .summary.txt)"`,
       {
         env,
         cwd: project,
       },
     );
-    expect(shown).toEqual({ code: 0, stdout: 'by-id\n', stderr: '' });
+    expect(shown).toMatchObject({ exitCode: 0, stdout: 'by-id\n', stderr: '' });
   });
 
   it('writes nothing without CLAUDE_ENV_FILE or with a bad session id', () => {
     const start = (id: string) =>
       JSON.stringify({ session_id: id, hook_event_name: 'SessionStart', source: 'startup' });
-    expect(hook(start(SESSION))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(hook(start(SESSION))).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
     const envFile = join(box.root, 'env.sh');
-    expect(hook(start('a/../b'), { ...env, CLAUDE_ENV_FILE: envFile })).toEqual({
-      code: 0,
+    expect(hook(start('a/../b'), { ...env, CLAUDE_ENV_FILE: envFile })).toMatchObject({
+      exitCode: 0,
       stdout: '',
       stderr: '',
     });
