@@ -346,28 +346,37 @@ function pickHits(
 ): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
   const taken = new Map<number, Set<number>>();
   const hits: Hit[] = [];
-  const byKey = new Map<string, Hit>();
+  const byKey = new Map<string, { hit: Hit; runs: Set<Entry> }>();
   const near = words.flatMap((w) => [...(w.near ?? [])]);
+  // The same matching lines under the same command: one hit, however many runs hold them.
+  const keyOf = (c: Candidate) =>
+    `${opts.commandOf(sources[c.src]!.entry)}\n${c.pieces
+      .filter((p) => lineMatches(p.text, c.terms, near))
+      .map((p) => cleanLine(p.text))
+      .join('\n')}`;
   for (const c of ranked) {
-    if (hits.length >= opts.limit) break;
     const t = taken.get(c.src) ?? new Set<number>();
     if (c.window >= 0 && (t.has(c.window) || t.has(c.window + 1))) continue;
     if (c.window < 0 && t.size > 0) continue;
+    const key = keyOf(c);
+    const same = byKey.get(key);
+    const entry = sources[c.src]!.entry;
+    if (same) {
+      if (same.runs.has(entry)) continue;
+      same.runs.add(entry);
+      same.hit.runs = same.runs.size;
+      if (entry.startedMs > same.hit.entry.startedMs) {
+        const newer = hitOf(sources[c.src]!, c, words, near, []);
+        if (newer) Object.assign(same.hit, { ...newer, runs: same.runs.size });
+      }
+      continue;
+    }
+    if (hits.length >= opts.limit) continue;
     const hit = hitOf(sources[c.src]!, c, words, near, hits);
     if (!hit) continue;
     t.add(c.window).add(c.window + 1);
     taken.set(c.src, t);
-    const key = `${opts.commandOf(hit.entry)}\n${hit.lines
-      .filter((l) => l.match)
-      .map((l) => l.text)
-      .join('\n')}`;
-    const same = byKey.get(key);
-    if (same && same.entry !== hit.entry) {
-      same.runs++;
-      if (hit.entry.startedMs > same.entry.startedMs) Object.assign(same, { ...hit, runs: same.runs });
-      continue;
-    }
-    byKey.set(key, hit);
+    byKey.set(key, { hit, runs: new Set([entry]) });
     hits.push(hit);
   }
   // The rest: matched windows sharing no block with a hit, counted without overlapping each other.
