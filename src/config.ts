@@ -82,8 +82,6 @@ export function resolveRunConfig(
 export const DEFAULT_SEARCH_LIMIT = 5;
 /** Characters `search` prints at most by default. */
 export const DEFAULT_SEARCH_MAX_CHARS = 4000;
-/** Bytes of one output that search indexes by default (its first and last halves of this). */
-export const DEFAULT_INDEX_BYTES = 16 << 20;
 
 export interface SearchFlags {
   runDir?: string;
@@ -95,13 +93,11 @@ export interface SearchConfig {
   runDir: string;
   limit: number;
   maxChars: number;
-  /** Bytes indexed from the start and from the end of each output (CTXWRAP_INDEX_BYTES / 2). */
-  indexHeadBytes: number;
-  indexTailBytes: number;
+  /** How outputs are scanned (CTXWRAP_SEARCH_SCAN): spawned grep (default, JS when it cannot run) or JS. */
+  scan: 'grep' | 'js';
 }
 
 export function resolveSearchConfig(flags: SearchFlags, env: NodeJS.ProcessEnv = process.env): SearchConfig {
-  const indexBytes = readEnv(env, 'CTXWRAP_INDEX_BYTES') ?? DEFAULT_INDEX_BYTES;
   return {
     runDir: resolveRunDir(flags.runDir, env),
     limit: flags.limit === undefined ? DEFAULT_SEARCH_LIMIT : parseWhole(flags.limit, '--limit', 1, 100),
@@ -109,7 +105,6 @@ export function resolveSearchConfig(flags: SearchFlags, env: NodeJS.ProcessEnv =
       flags.maxChars === undefined
         ? DEFAULT_SEARCH_MAX_CHARS
         : parseWhole(flags.maxChars, '--max-chars', 400, 1_000_000),
-    indexHeadBytes: Math.ceil(indexBytes / 2),
-    indexTailBytes: Math.floor(indexBytes / 2),
+    scan: readEnv(env, 'CTXWRAP_SEARCH_SCAN') ?? 'grep',
   };
 }

@@ -5,6 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { CtxwrapError, quoted } from './errors.js';
 import { MAX_TIMER_MS, parseDuration } from './parse-duration.js';
 import { parseRatio, parseWhole } from './parse-number.js';
 
@@ -22,7 +23,10 @@ const PARSERS = {
   CTXWRAP_STDIN_WAIT: timer('CTXWRAP_STDIN_WAIT'),
   CTXWRAP_GREP_TIMEOUT: timer('CTXWRAP_GREP_TIMEOUT'),
   CTXWRAP_TTL: (t: string) => parseDuration(t, 'CTXWRAP_TTL'),
-  CTXWRAP_INDEX_BYTES: (t: string) => parseWhole(t, 'CTXWRAP_INDEX_BYTES', 2),
+  CTXWRAP_SEARCH_SCAN: (t: string): 'grep' | 'js' => {
+    if (t === 'grep' || t === 'js') return t;
+    throw new CtxwrapError(`CTXWRAP_SEARCH_SCAN takes grep or js (got '${quoted(t)}')`);
+  },
 } as const;
 
 export type EnvName = keyof typeof PARSERS;

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
 import { resolveTtl } from '../env.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
-import { type Coverage, DEFAULT_COVERAGE } from '../search/build.js';
-import { renderHits, renderJson } from '../search/format.js';
+import { commandOf, renderHits, renderJson } from '../search/format.js';
 import { search } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
 import { shieldFor } from '../shield.js';
@@ -17,6 +16,9 @@ import { record } from '../store/ledger.js';
 import { isExpired, listEntries } from '../store/registry.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
+
+/** Most hits one search returns (the CLI and the MCP tool alike). */
+export const MAX_SEARCH_LIMIT = 100;
 
 export interface SearchCommandOptions {
   runDir: string;
@@ -32,8 +34,10 @@ export interface SearchCommandOptions {
   json?: boolean;
   /** Mask credentials in the lines shown (default true). */
   redact?: boolean;
-  /** How much of each output the index covers (default: its first and last 8 MiB). */
-  coverage?: Coverage;
+  /** Search only the results whose id matches this glob (`tsc_*`). */
+  in?: string;
+  /** How outputs are scanned: spawned grep (default; JS when it cannot run) or JS. */
+  scan?: 'grep' | 'js';
   /** Results older than this are not searched (default: CTXWRAP_TTL, else 7 days). */
   ttlMs?: number;
   print: (text: string) => void;
@@ -63,6 +67,32 @@ function notesIn(dir: RunDir): Map<string, string> {
   return notes;
 }
 
+/**
+ * The ids of the results whose id matches `glob` (fast-glob syntax over the names of the stored
+ * outputs: `tsc_*`, `{npm,tsc}_*`, `*_8f*`). A pattern that could name anything but an id is refused.
+ */
+export async function idsMatching(dir: RunDir, glob: string): Promise<Set<string>> {
+  if (glob === '' || /[/\\]/.test(glob) || glob.startsWith('.') || glob.length > 200)
+    throw new CtxwrapError(
+      `--in takes a pattern of result ids such as 'tsc_*' or '{npm,tsc}_*' (got '${glob.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}')`,
+      EXIT_USAGE,
+    );
+  const fg = (await import('fast-glob')).default;
+  let names: string[];
+  try {
+    names = fg.sync(`${glob}.txt`, {
+      cwd: dir.results,
+      onlyFiles: true,
+      deep: 1,
+      dot: false,
+      followSymbolicLinks: false,
+    });
+  } catch {
+    names = [];
+  }
+  return new Set(names.map((n) => n.slice(0, -4)).filter((n) => ID_PATTERN.test(n)));
+}
+
 export async function searchResults(opts: SearchCommandOptions): Promise<number> {
   const terms = queryTerms(opts.query);
   if (terms.length === 0) {
@@ -73,6 +103,11 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
   }
   const id = opts.id === undefined ? undefined : validateId(opts.id);
   const limit = opts.limit ?? DEFAULT_SEARCH_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT)
+    throw new CtxwrapError(
+      `--limit takes a whole number from 1 to ${MAX_SEARCH_LIMIT} (got '${limit}')`,
+      EXIT_USAGE,
+    );
   const maxChars = opts.maxChars ?? DEFAULT_SEARCH_MAX_CHARS;
   const ttlMs = opts.ttlMs ?? resolveTtl();
   const dir = openRunDir(opts.runDir);
@@ -89,15 +124,18 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
       );
     scope = [entry];
   }
+  if (opts.in !== undefined) {
+    const ids = await idsMatching(dir, opts.in);
+    scope = scope.filter((e) => ids.has(e.meta.id));
+  }
   const notes = notesIn(dir);
   const outcome = await search(dir, scope, {
+    scan: opts.scan ?? 'grep',
     noteOf: (e) => notes.get(e.meta.id) ?? e.meta.note,
     shield: (e) => shieldFor(e.meta.keyRanges, opts.redact !== false),
+    commandOf: (e) => `${e.meta.cwd ?? ''}\n${commandOf(e.meta)}`,
     terms,
     limit,
-    coverage: opts.coverage ?? DEFAULT_COVERAGE,
-    scanAll: id !== undefined,
-    known: new Set(all.map((e) => e.meta.id)),
   });
   const rendered = renderHits(opts.query, outcome, maxChars);
   const text = opts.json ? renderJson(opts.query, outcome, rendered) : rendered.text;

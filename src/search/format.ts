@@ -5,6 +5,7 @@
  * frame. The text is bounded by `maxChars`; hits that do not fit are counted as more.
  */
 import { formatCount } from '../format.js';
+import { redactLine } from '../redact.js';
 import type { ResultMeta } from '../store/results.js';
 import { cleanLine } from '../summary/clean.js';
 import { cutLine, inert } from '../summary/render.js';
@@ -29,28 +30,57 @@ export function commandOf(meta: ResultMeta): string {
   return meta.command.join(' ');
 }
 
-/**
- * Cuts a long line around the first place where one of `tokens` stands, so the match shows.
- */
-export function cutAround(text: string, tokens: readonly string[], cap = LINE_CAP): string {
-  if (text.length <= cap) return text;
-  const lower = text.toLowerCase();
-  let at = -1;
-  for (const t of tokens) {
-    const i = lower.indexOf(t);
-    if (i !== -1 && (at === -1 || i < at)) at = i;
-  }
-  if (at === -1 || at < cap * 0.5) return cutLine(text, cap);
-  const room = cap - 40;
-  const from = Math.max(0, Math.min(at - Math.floor(room / 3), text.length - room));
-  const to = Math.min(text.length, from + room);
-  const before = from > 0 ? `…[${formatCount(from)} chars omitted]…` : '';
-  const after = to < text.length ? `…[${formatCount(text.length - to)} chars omitted]…` : '';
-  return `${before}${text.slice(from, to)}${after}`;
+const MARK_ROOM = 28;
+
+function cutMark(bytes: number): string {
+  return bytes < 0 ? '…[over 8 MiB cut]…' : `…[${formatCount(bytes)} bytes cut]…`;
 }
 
-function quoted(line: HitLine, tokens: readonly string[]): string {
-  return `${line.n}: ${inert(cutAround(line.text, tokens))}`;
+function safeSlice(text: string, from: number, to: number): string {
+  let a = Math.max(0, from);
+  let b = Math.min(text.length, to);
+  if (a > 0 && (text.charCodeAt(a) & 0xfc00) === 0xdc00) a++;
+  if (b < text.length && (text.charCodeAt(b) & 0xfc00) === 0xdc00) b--;
+  return text.slice(a, Math.max(a, b));
+}
+
+/**
+ * A stored line as shown: whole when it fits in `cap` characters; else a window of it around
+ * the first of `tokens` it holds (its start, or its end when read from the end, for a line
+ * without one), with a cut mark
+ * on each side saying how many bytes of the line are not shown.
+ */
+export function showLine(
+  line: { text: string; before?: number; after?: number },
+  tokens: readonly string[],
+  cap = LINE_CAP,
+): string {
+  const { text } = line;
+  const before = line.before ?? 0;
+  const after = line.after ?? 0;
+  if (text.length <= cap && before === 0 && after === 0) return text;
+  const lower = text.toLowerCase();
+  // Around the first of `tokens` (rarest first) that the line holds.
+  let at = -1;
+  for (const t of tokens) {
+    at = t === '' ? -1 : lower.indexOf(t);
+    if (at !== -1) break;
+  }
+  const room = Math.max(8, cap - 2 * MARK_ROOM);
+  // Around the match; a context line read to its end only (next to the match) shows its end.
+  let from = 0;
+  if (text.length > room && at !== -1)
+    from = Math.max(0, Math.min(at - Math.floor(room / 3), text.length - room));
+  else if (text.length > room && after === 0 && before !== 0) from = text.length - room;
+  const shown = safeSlice(text, from, from + room);
+  const start = text.indexOf(shown, from);
+  const cutBefore = before < 0 ? -1 : before + Buffer.byteLength(text.slice(0, start));
+  const cutAfter = after < 0 ? -1 : after + Buffer.byteLength(text.slice(start + shown.length));
+  return `${cutBefore !== 0 ? cutMark(cutBefore) : ''}${shown}${cutAfter !== 0 ? cutMark(cutAfter) : ''}`;
+}
+
+function quoted(line: HitLine, tokens: readonly string[], cap = LINE_CAP): string {
+  return `${line.n}: ${inert(showLine(line, tokens, cap))}`;
 }
 
 function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): string {
@@ -58,9 +88,9 @@ function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): st
   const where =
     lines.length === 0 ? 'its note matches' : `lines ${lines[0]!.n}-${lines[lines.length - 1]!.n}`;
   const words = hit.found < hit.of ? ` (${hit.found} of ${hit.of} words)` : '';
-  const scan = hit.scanned ? ' · found by scan (not indexed)' : '';
+  const runs = hit.runs > 1 ? ` · same lines in ${hit.runs} runs of this command, newest shown` : '';
   const note = hit.note ? ` · note: ${oneLine(hit.note)}` : '';
-  return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(commandOf(meta))}${note}${scan}`;
+  return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(redactLine(commandOf(meta)))}${runs}${note}`;
 }
 
 /** The lines of a hit that fit in `room` characters: matching lines first, then context. */
@@ -101,21 +131,29 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
     notes.push(`no exact '${oneLine(f.word, 40)}', near: ${f.as.map((w) => oneLine(w, 40)).join(', ')}`);
   const header = (showing: string) =>
     `[ctxwrap search] ${q} in ${results}: ${showing}${notes.length > 0 ? ` · ${notes.join(' · ')}` : ''}`;
-  const chosen: { hit: Hit; lines: HitLine[] }[] = [];
+  const chosen: { hit: Hit; lines: HitLine[]; cap: number }[] = [];
   let used = header('99 hits, best first').length + 1 + FOOTER_ROOM;
   for (const hit of o.hits) {
     const head = frame(hit, 99, 99).length + 1;
     const lines = used + head > maxChars ? undefined : fitLines(hit, maxChars - used - head, hit.tokens);
     if (lines === undefined) break;
     used += head + lines.reduce((n, l) => n + quoted(l, hit.tokens).length + 1, 0);
-    chosen.push({ hit, lines });
+    chosen.push({ hit, lines, cap: LINE_CAP });
+  }
+  if (chosen.length === 0) {
+    // Not even one hit fits whole: the first one's first matching line, cut narrower.
+    const hit = o.hits[0]!;
+    const line = hit.lines.find((l) => l.match);
+    const fixed = header('1 hit, best first').length + frame(hit, 1, 1).length + 2 + FOOTER_ROOM / 2;
+    const cap = Math.max(24, maxChars - fixed - String(line?.n ?? 0).length - 2);
+    chosen.push({ hit, lines: line ? [line] : [], cap });
   }
   const more = o.more + o.hits.length - chosen.length;
   const n = chosen.length;
-  const out = [header(n === 0 ? 'no hit fits in --max-chars' : `${n} hit${n === 1 ? '' : 's'}, best first`)];
-  chosen.forEach(({ hit, lines }, i) => {
+  const out = [header(`${n} hit${n === 1 ? '' : 's'}, best first`)];
+  chosen.forEach(({ hit, lines, cap }, i) => {
     out.push(frame(hit, i + 1, n, lines));
-    for (const l of lines) out.push(quoted(l, hit.tokens));
+    for (const l of lines) out.push(quoted(l, hit.tokens, cap));
   });
   if (more > 0) {
     const all = Math.min(more, o.moreWithAll + o.hits.length - chosen.length);
@@ -146,10 +184,10 @@ export function renderJson(query: string, o: Outcome, r: Rendered): string {
         : { noteOnly: true }),
       score: Number(hit.score.toFixed(3)),
       words: { found: hit.found, of: hit.of },
-      ...(hit.scanned ? { scanned: true } : {}),
+      ...(hit.runs > 1 ? { runs: hit.runs } : {}),
       snippet: (r.lines[i] ?? []).map((l) => ({
         line: l.n,
-        text: cutAround(l.text, hit.tokens),
+        text: showLine(l, hit.tokens),
         match: l.match,
       })),
     })),

@@ -1,164 +1,262 @@
 /**
- * The streaming scan of what the index does not cover: the middle of an output larger than the
- * index's coverage. It runs when the indexes gave fewer hits than asked for, or always when the
- * search is scoped to one result (`--id`), reads the gap 1 MiB at a time (memory stays flat),
- * and finds query words as written, in lower case, in upper case and capitalised (a fast byte
- * search, not a full case fold); each line found is checked as the index would match it.
+ * The scan: one streaming pass over a stored output looking for literal words, 1 MiB at a time
+ * (memory stays flat whatever the size). A word is looked for as written, in lower case, in
+ * upper case and capitalised (`refused`, `REFUSED`, `Refused`), each with Buffer.indexOf; lines
+ * are counted only in outputs that hold a match, so a rare word costs little more than reading.
+ * Every match comes back with its byte offset and its exact 1-based line number.
  */
-import { closeSync, readSync } from 'node:fs';
-import type { Entry } from '../store/registry.js';
-import { resultPaths } from '../store/results.js';
-import type { RunDir } from '../store/run-dir.js';
+import { spawn } from 'node:child_process';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
-import { cleanLine } from '../summary/clean.js';
-import { BLOCK_LINES, CONTEXT } from './chunk.js';
-import type { Header } from './index-file.js';
-import type { Resolved } from './resolve.js';
-import type { Hit } from './search.js';
-import { holds } from './substring.js';
-import { tokenizeLine } from './tokenize.js';
+import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 
 const CHUNK = 1 << 20;
-/** Most matching lines kept per result. */
-const MAX_LINES = 1000;
+/** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
+export const MAX_KEPT = 200;
 
-interface Found {
-  line: number;
+export interface Match {
+  /** Index of the literal in the list scanned for. */
+  word: number;
+  /** Byte offset of the match in the output. */
   offset: number;
-  words: Set<string>;
+  /** 1-based line number. */
+  line: number;
 }
 
-function variants(word: string): Buffer[] {
-  const forms = new Set([word, word.toUpperCase(), word[0]!.toUpperCase() + word.slice(1)]);
-  return [...forms].map((f) => Buffer.from(f));
+export interface Scanned {
+  /** True when the content looks like binary data (not searched). */
+  binary: boolean;
+  /** Matches in output order, at most MAX_KEPT per word. */
+  matches: Match[];
+  /** Per literal: the windows (see windowsOf) that hold it, each once, ascending. */
+  windows: number[][];
+  /** Lines in the output when they were counted (an output with a match), else undefined. */
+  lines?: number;
+  bytes: number;
 }
 
-/** True when a line holds `word` as the index would find it: a token or its start, or (4+) inside one. */
-function matchesWord(text: string, word: string): boolean {
-  if (word.length >= 4) return holds(text, word);
-  let hit = false;
-  tokenizeLine(cleanLine(text), (t) => {
-    if (!hit && (t === word || (word.length >= 3 && t.startsWith(word)))) hit = true;
-  });
-  return hit;
+/** Lines in one block; a window is two adjacent blocks (8 lines), one starting at every block. */
+export const BLOCK = 4;
+
+/** The literal byte forms of a word: as given, lower, upper, capitalised. */
+export function formsOf(word: string): Buffer[] {
+  const lower = word.toLowerCase();
+  const forms = new Set([word, lower, word.toUpperCase(), lower.charAt(0).toUpperCase() + lower.slice(1)]);
+  return [...forms].filter((f) => f !== '').map((f) => Buffer.from(f));
 }
 
-/** Scans one gap for `words`; returns matching lines, at most MAX_LINES. */
-function scanGap(fd: number, gap: Header['gaps'][number], words: string[]): Found[] {
-  const needles = words.map((w) => ({ word: w, forms: variants(w) }));
-  const found: Found[] = [];
-  const buf = Buffer.allocUnsafe(CHUNK);
-  let pos = gap.start;
-  let line = gap.firstLine;
-  while (pos < gap.end && found.length < MAX_LINES) {
-    const got = readSync(fd, buf, 0, Math.min(CHUNK, gap.end - pos), pos);
+function countNewlines(view: Uint8Array, from: number, to: number): number {
+  const b = view as Buffer;
+  let n = 0;
+  for (let i = b.indexOf(10, from); i !== -1 && i < to; i = b.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/** Newlines in bytes [0, end) of the file (read again from the page cache). */
+function newlinesBefore(fd: number, buf: Buffer, end: number): number {
+  let n = 0;
+  for (let pos = 0; pos < end; ) {
+    const got = readSync(fd, buf, 0, Math.min(buf.length, end - pos), pos);
     if (got === 0) break;
-    // Work on whole lines: stop after the last newline (unless one line fills the chunk).
-    const lastNl = buf.subarray(0, got).lastIndexOf(10);
-    const view = buf.subarray(0, lastNl === -1 || pos + got >= gap.end ? got : lastNl + 1);
-    const hitsAt = new Map<number, Set<string>>();
-    for (const { word, forms } of needles) {
-      for (const f of forms) {
-        let i = view.indexOf(f);
-        while (i !== -1) {
-          const start = view.lastIndexOf(10, i) + 1;
-          hitsAt.set(start, (hitsAt.get(start) ?? new Set<string>()).add(word));
-          const nl = view.indexOf(10, i);
-          if (nl === -1) break;
-          i = view.indexOf(f, nl + 1);
-        }
-      }
-    }
-    let counted = 0;
-    for (const start of [...hitsAt.keys()].sort((x, y) => x - y)) {
-      for (let j = view.indexOf(10, counted); j !== -1 && j < start; j = view.indexOf(10, j + 1)) {
-        line++;
-        counted = j + 1;
-      }
-      const end = view.indexOf(10, start);
-      const text = view.toString('utf8', start, end === -1 ? view.length : end);
-      const words = new Set([...hitsAt.get(start)!].filter((w) => matchesWord(text, w)));
-      if (words.size > 0 && found.length < MAX_LINES) found.push({ line, offset: pos + start, words });
-    }
-    for (let j = view.indexOf(10, counted); j !== -1; j = view.indexOf(10, j + 1)) line++;
-    pos += view.length;
+    n += countNewlines(buf, 0, got);
+    pos += got;
   }
-  return found;
+  return n;
 }
 
-/** The line at `offset` (0-based number `line`) with CONTEXT lines on each side. */
-function around(fd: number, offset: number, line: number): Hit['lines'] {
-  const before = Math.max(0, offset - 8 * 1024);
-  const buf = Buffer.allocUnsafe(offset - before + 8 * 1024);
-  const got = readSync(fd, buf, 0, buf.length, before);
-  const head = buf
-    .subarray(0, offset - before)
-    .toString('utf8')
-    .split('\n');
-  head.pop();
-  if (before > 0) head.shift();
-  const rest = buf
-    .subarray(offset - before, got)
-    .toString('utf8')
-    .split('\n');
-  if (got < buf.length && rest[rest.length - 1] === '') rest.pop();
-  const tail = rest.slice(0, CONTEXT + 1);
-  const shown = [...head.slice(-CONTEXT), ...tail];
-  const first = line - Math.min(CONTEXT, head.length);
-  return shown.map((t, i) => ({ n: first + i + 1, text: cleanLine(t), match: first + i === line }));
+function findAll(view: Buffer, limit: number, forms: Buffer[], w: number, found: number[]): void {
+  for (const form of forms) {
+    for (let i = view.indexOf(form); i !== -1 && i < limit; i = view.indexOf(form, i + 1)) found.push(i, w);
+  }
 }
 
-/** Scans the unindexed parts of large outputs; see the module comment for when. */
-export function scanGaps(
-  dir: RunDir,
-  items: { entry: Entry; header: Header }[],
-  resolved: Resolved,
-  opts: { limit: number; scanAll: boolean },
-  indexedHits: number,
-): { hits: Hit[]; found: Set<string> } {
-  const hits: Hit[] = [];
-  const foundWords = new Set<string>();
-  if (!opts.scanAll && indexedHits >= opts.limit) return { hits, found: foundWords };
-  const words = [...resolved.leaves.filter((l) => l.how !== 'fuzzy').map((l) => l.label), ...resolved.absent];
-  const of = resolved.leaves.length + resolved.absent.length;
-  for (const { entry, header } of items) {
-    if (header.gaps.length === 0 || words.length === 0) continue;
-    const fd = openFileForRead(resultPaths(dir, entry.meta.id).output);
-    try {
-      for (const gap of header.gaps) {
-        const lines = scanGap(fd, gap, words);
-        // One hit per run of nearby lines (within a window), best covered first.
-        const groups: Found[][] = [];
-        for (const f of lines) {
-          const g = groups[groups.length - 1];
-          if (g && f.line - g[0]!.line < 2 * BLOCK_LINES) g.push(f);
-          else groups.push([f]);
-        }
-        const scored = groups.map((g) => ({ g, words: new Set(g.flatMap((f) => [...f.words])) }));
-        scored.sort((a, b) => b.words.size - a.words.size || a.g[0]!.line - b.g[0]!.line);
-        for (const { g, words: w } of scored) {
-          for (const x of w) foundWords.add(x);
-          const first = g[0]!;
-          const lines = around(fd, first.offset, first.line);
-          const matchLines = new Set(g.map((f) => f.line + 1));
-          for (const l of lines) l.match = matchLines.has(l.n);
-          hits.push({
-            entry,
-            score: w.size,
-            found: w.size,
-            of,
-            lines,
-            tokens: [...w],
-            first: lines[0]?.n ?? first.line + 1,
-            last: lines[lines.length - 1]?.n ?? first.line + 1,
-            scanned: true,
-          });
-        }
+/** One buffer for every scan of this process (outputs are scanned one after the other). */
+let shared: Buffer | undefined;
+let spareBuf: Buffer | undefined;
+const spare = () => {
+  spareBuf ??= Buffer.allocUnsafe(CHUNK);
+  return spareBuf;
+};
+
+/** Scans one output for `literals` (each with its forms, see formsOf). */
+export function scanFile(path: string, literals: Buffer[][]): Scanned {
+  const out: Scanned = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
+  const longest = Math.max(1, ...literals.flat().map((f) => f.length));
+  const kept = literals.map(() => 0);
+  let fd: number;
+  try {
+    fd = openFileForRead(path);
+  } catch {
+    return out;
+  }
+  shared ??= Buffer.allocUnsafe(CHUNK);
+  const buf = shared;
+  try {
+    let pos = 0;
+    let counting = false;
+    let newlines = 0;
+    let lastByte = 10;
+    const found: number[] = [];
+    for (;;) {
+      const got = readSync(fd, buf, 0, CHUNK, pos);
+      if (got === 0) break;
+      const view = buf.subarray(0, got);
+      // Work on whole lines; a line longer than the chunk is cut where no match can straddle.
+      let limit = got;
+      if (got === CHUNK) {
+        limit = view.lastIndexOf(10) + 1;
+        if (limit === 0) limit = Math.max(1, got - longest + 1);
       }
+      found.length = 0;
+      for (let w = 0; w < literals.length; w++) findAll(view, limit, literals[w]!, w, found);
+      if (found.length > 0) {
+        if (!counting) {
+          // Binary is decided on the content, once an output has something to show.
+          const head = pos === 0 ? view : spare();
+          const headLen = pos === 0 ? got : readSync(fd, head, 0, SNIFF_BYTES, 0);
+          if (looksBinary(head.subarray(0, Math.min(headLen, SNIFF_BYTES)))) {
+            out.binary = true;
+            return out;
+          }
+          counting = true;
+          newlines = pos > 0 ? newlinesBefore(fd, spare(), pos) : 0;
+        }
+        // Matches in output order: offset and literal packed in one number, sorted natively.
+        const order = new Float64Array(found.length / 2);
+        for (let k = 0; k < order.length; k++) order[k] = found[2 * k]! * 64 + found[2 * k + 1]!;
+        order.sort();
+        let at = 0;
+        for (const packed of order) {
+          const i = Math.floor(packed / 64);
+          const w = packed - i * 64;
+          newlines += countNewlines(view, at, i);
+          at = i;
+          const line = newlines + 1;
+          const block = Math.floor((line - 1) / BLOCK);
+          const wins = out.windows[w]!;
+          // The block belongs to the windows starting at block - 1 and at block.
+          if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
+          if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
+          if (kept[w]! < MAX_KEPT) {
+            kept[w]!++;
+            out.matches.push({ word: w, offset: pos + i, line });
+          }
+        }
+        newlines += countNewlines(view, at, limit);
+      } else if (counting) {
+        newlines += countNewlines(view, 0, limit);
+      }
+      lastByte = view[limit - 1]!;
+      pos += limit;
+    }
+    out.bytes = pos;
+    if (counting) out.lines = newlines + (pos > 0 && lastByte !== 10 ? 1 : 0);
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Records one match found at `offset` on 1-based `line` of literal `w` into `out`. */
+function note(out: Scanned, kept: number[], w: number, offset: number, line: number): void {
+  const block = Math.floor((line - 1) / BLOCK);
+  const wins = out.windows[w]!;
+  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
+  if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
+  if (kept[w]! < MAX_KEPT) {
+    kept[w]!++;
+    out.matches.push({ word: w, offset, line });
+  }
+}
+
+/**
+ * The same scan done by grep (`grep -aobnHF` with every form of every literal: one pass in C
+ * over each output, line numbers and byte offsets included), two processes over halves of the
+ * outputs so that both cores work. Resolves undefined when grep cannot be run (the caller
+ * falls back on scanFile). Binary is not decided here: see isBinaryOutput.
+ */
+export async function scanWithGrep(
+  cwd: string,
+  names: string[],
+  literals: Buffer[][],
+): Promise<Scanned[] | undefined> {
+  const out: Scanned[] = names.map(() => ({
+    binary: false,
+    matches: [],
+    windows: literals.map(() => []),
+    bytes: 0,
+  }));
+  const kept = names.map(() => literals.map(() => 0));
+  const index = new Map(names.map((n, i) => [n, i]));
+  const byForm = new Map<string, number>();
+  literals.forEach((forms, w) => {
+    for (const f of forms) if (!byForm.has(f.toString('latin1'))) byForm.set(f.toString('latin1'), w);
+  });
+  const patterns = [...byForm.keys()].flatMap((f) => ['-e', f]);
+  if (names.length === 0 || patterns.length === 0) return out;
+  const half = Math.ceil(names.length / 2);
+  const groups = names.length > 8 ? [names.slice(0, half), names.slice(half)] : [names];
+  const runs = groups.map(
+    (group) =>
+      new Promise<boolean>((resolve) => {
+        let child: ReturnType<typeof spawn>;
+        try {
+          child = spawn('grep', ['-aobnHF', ...patterns, '--', ...group], {
+            cwd,
+            env: { ...process.env, LC_ALL: 'C' },
+            stdio: ['ignore', 'pipe', 'ignore'],
+          });
+        } catch {
+          resolve(false);
+          return;
+        }
+        let rest = '';
+        child.stdout!.setEncoding('latin1');
+        child.stdout!.on('data', (data: string) => {
+          const text = rest + data;
+          let start = 0;
+          for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+            const a = text.indexOf(':', start);
+            const b = text.indexOf(':', a + 1);
+            const c = text.indexOf(':', b + 1);
+            if (a !== -1 && c !== -1 && c < nl) {
+              const f = index.get(text.slice(start, a));
+              const w = byForm.get(text.slice(c + 1, nl));
+              if (f !== undefined && w !== undefined)
+                note(out[f]!, kept[f]!, w, Number(text.slice(b + 1, c)), Number(text.slice(a + 1, b)));
+            }
+            start = nl + 1;
+          }
+          rest = text.slice(start);
+        });
+        child.on('error', () => resolve(false));
+        child.on('close', (code) => resolve(code === 0 || code === 1));
+      }),
+  );
+  if (!(await Promise.all(runs)).every(Boolean)) return undefined;
+  // Bytes for the statistics (binary is decided later, for the outputs that have candidates).
+  names.forEach((name, i) => {
+    try {
+      out[i]!.bytes = statSync(`${cwd}/${name}`).size;
+    } catch {
+      out[i] = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
+    }
+  });
+  return out;
+}
+
+/** Binary decided on the content of the output at `path` (its first SNIFF_BYTES). */
+export function isBinaryOutput(path: string): boolean {
+  try {
+    const fd = openFileForRead(path);
+    try {
+      const head = spare();
+      const got = readSync(fd, head, 0, SNIFF_BYTES, 0);
+      return looksBinary(head.subarray(0, got));
     } finally {
       closeSync(fd);
     }
+  } catch {
+    return false;
   }
-  hits.sort((a, b) => b.found - a.found || b.entry.startedMs - a.entry.startedMs);
-  return { hits, found: foundWords };
 }

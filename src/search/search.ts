@@ -1,30 +1,36 @@
 /**
- * The search core: opens (or builds) the index of every result searched, resolves the query,
- * ranks windows (all query words first, then BM25+), keeps the best non-overlapping ones and
- * reads their lines back. Knows nothing of terminals or of how hits are printed.
+ * The search core, with no index: scan the outputs for the query words (scan.ts), count from the
+ * scan how many windows of lines hold each word, read back the best candidate windows, rank them
+ * with minisearch under those global statistics (rank.ts), keep the best windows that share no
+ * lines, and collapse hits that are the same lines in re-runs of one command. Writes nothing.
  */
+import { basename } from 'node:path';
 import type { Entry } from '../store/registry.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
-import type { Coverage } from './build.js';
-import { CONTEXT, snippetRange } from './chunk.js';
-import { type Postings, UnusableIndex } from './index-file.js';
-import { type Candidate, pickBest, scoreWindows } from './rank.js';
-import { type Leaf, noteTokens, resolve, type Source } from './resolve.js';
-import { scanGaps } from './scan.js';
-import { readLines, regionOf } from './snippet.js';
-import { IndexStore } from './store.js';
-import { findInside, holds } from './substring.js';
-import { type QueryTerm, tokenizeLine } from './tokenize.js';
+import { snippetRange } from './chunk.js';
+import { type Anchor, type Piece, readAround, withFile } from './lines.js';
+import type { Doc, Word } from './rank.js';
+import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
+import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
+import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
+
+/** Windows read back and ranked by minisearch. */
+export const MAX_CANDIDATES = 300;
+/** Score a query word found in a result's note adds to its hits. */
+const NOTE_SCORE = 2;
 
 export interface HitLine {
   /** 1-based line number in the stored output. */
   n: number;
-  /** The line, cleaned (cleanLine), not yet cut or escaped. */
+  /** The line (or the part of it read), cleaned, not yet cut or escaped. */
   text: string;
   /** True when the line holds a query word. */
   match: boolean;
+  /** Bytes of the line left out before and after `text` (-1: very many). */
+  before: number;
+  after: number;
 }
 
 export interface Hit {
@@ -37,12 +43,12 @@ export interface Hit {
   found: number;
   of: number;
   lines: HitLine[];
-  /** Tokens that matched (to place the cut of a long line around them). */
+  /** Words and terms that matched (to place the cut of a long line around them). */
   tokens: string[];
-  /** True for a line found by the streaming scan of a part of a large output not indexed. */
-  scanned?: boolean;
   /** The result's note, if it has one. */
   note?: string;
+  /** Runs of the same command whose output holds the same lines (this hit shows the newest). */
+  runs: number;
 }
 
 export interface Outcome {
@@ -57,140 +63,393 @@ export interface Outcome {
   absent: string[];
   /** Query words found only under near spellings, with those spellings. */
   fuzzy: { word: string; as: string[] }[];
-  /** Indexes built (missing, stale or unusable) by this search. */
-  built: number;
 }
 
 export interface SearchOptions {
   terms: QueryTerm[];
   limit: number;
-  coverage: Coverage;
-  /** Scan the unindexed middle of large outputs even when the indexes give enough hits. */
-  scanAll: boolean;
-  /** Every result id of the run directory (indexes of others are removed). */
-  known: ReadonlySet<string>;
   /** A result's note (searched, and shown on its hits). */
   noteOf: (entry: Entry) => string | undefined;
   /** Masks a line about to be shown (credentials); gets the result, the line number, the text. */
   shield: (entry: Entry) => (line: number, text: string) => string;
+  /** How outputs are scanned: by spawned grep processes (default, JS when grep fails) or in JS. */
+  scan?: 'grep' | 'js';
+  /** How a result's command is named (hits of re-runs of one command collapse). */
+  commandOf: (entry: Entry) => string;
 }
 
-interface Open {
+interface Source {
   entry: Entry;
-  source: Source;
+  path: string;
+  scan: Scanned;
+  /** Words (by index) found in the note. */
+  noteMask: number;
 }
 
-function openAll(
-  store: IndexStore,
-  entries: Entry[],
-  noteOf: SearchOptions['noteOf'],
-): { open: Open[]; built: number } {
-  const open: Open[] = [];
-  let built = 0;
-  for (const entry of entries) {
-    if (entry.meta.binary) continue;
-    const o = store.open(entry);
-    if (!o) continue;
-    if (o.built) built++;
-    open.push({ entry, source: { reader: o.reader, noteTokens: noteTokens(noteOf(entry)) } });
-    const swaps = store.takeSwaps();
-    if (swaps.size > 0) for (const x of open) x.source.reader = swaps.get(x.entry.meta.id) ?? x.source.reader;
-  }
-  return { open, built };
+interface Candidate {
+  src: number;
+  /** First block of the window; -1 for a result found by its note only. */
+  window: number;
+  anchors: Anchor[];
+  mask: number;
+  pre: number;
+  score: number;
+  pieces: Piece[];
+  terms: Set<string>;
 }
 
-/**
- * Runs `f`; an index found unusable while reading is rebuilt and `f` runs again, as often as
- * reading finds another broken one (a damaged pack breaks many): each round rebuilds at least
- * one from its output, so this ends.
- */
-function withRebuild<T>(store: IndexStore, all: Open[], f: () => T): T {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return f();
-    } catch (error) {
-      if (!(error instanceof UnusableIndex)) throw error;
-      const broken = all.filter((o) => o.source.reader.broken);
-      if (attempt > all.length || (attempt > 0 && broken.length === 0)) throw error;
-      for (const o of broken.length > 0 ? broken : all) {
-        o.source.reader.close();
-        const again = store.open(o.entry, true);
-        if (again) o.source.reader = again.reader;
-      }
-    }
-  }
+const bits = (m: number) => {
+  let n = 0;
+  for (; m; m &= m - 1) n++;
+  return n;
+};
+const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+function noteMatches(note: string | undefined, word: Word): boolean {
+  if (!note) return false;
+  const tokens = tokensOf(note);
+  if (word.near) return tokens.some((t) => word.near!.has(t));
+  const w = word.label;
+  return tokens.some(
+    (t) => t === w || (w.length >= 3 && t.startsWith(w)) || (w.length >= 4 && t.includes(w)),
+  );
+}
+
+/** Identifier-like words (digits, joiners) are more specific than plain ones, then longer ones. */
+const specific = (w: string) => (/[\d.\-_/:@#]/.test(w) ? 1000 : 0) + w.length;
+
+/** The windows holding a line: the one starting at its block and the one before. */
+const windowsOfLine = (line: number) => {
+  const b = Math.floor((line - 1) / BLOCK);
+  return b > 0 ? [b - 1, b] : [b];
+};
+const windowLines = (w: number) => ({ first: w * BLOCK + 1, last: (w + 2) * BLOCK });
+
+/** Tokens of the candidate windows within one edit of `word` (same first letter). */
+function nearSpellings(word: string, docs: Doc[]): Set<string> {
+  const near = new Set<string>();
+  for (const d of docs)
+    for (const line of d.lines)
+      tokenizeLine(cleanLine(line), (t) => {
+        if (t !== word && t[0] === word[0] && withinOneEdit(word, t)) near.add(t);
+      });
+  return near;
 }
 
 /** Searches `entries` (already filtered: not expired, in scope). */
 export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Promise<Outcome> {
-  const store = new IndexStore(dir, opts.coverage);
-  await store.prebuild(entries);
-  const { open, built } = openAll(store, entries, opts.noteOf);
-  try {
-    const sources = open.map((o) => o.source);
-    const {
-      resolved,
-      picked,
-      more: indexedMore,
-      moreFull,
-    } = withRebuild(store, open, () => {
-      const inside = (words: string[]) => {
-        const found = new Map<string, Map<number, Postings[]>>(words.map((w) => [w, new Map()]));
-        if (words.length === 0) return found;
-        open.forEach((o, i) => {
-          const reader = o.source.reader;
-          const path = resultPaths(dir, o.entry.meta.id).output;
-          const inside = findInside(path, reader.header, reader.table(), words, (w) => reader.mayContain(w));
-          for (const [word, p] of inside) found.get(word)!.set(i, [p]);
-        });
-        return found;
-      };
-      const resolved = resolve(sources, opts.terms, inside);
-      const newer = (a: number, b: number) => open[a]!.entry.startedMs - open[b]!.entry.startedMs;
-      return {
-        resolved,
-        ...pickBest(scoreWindows(sources, resolved.leaves), resolved.leaves, opts.limit, newer),
-      };
+  const literals = literalsOf(opts.terms);
+  const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
+  const forms = literals.map((l) => formsOf(l));
+  const scans =
+    (opts.scan === 'js'
+      ? undefined
+      : await scanWithGrep(
+          dir.results,
+          paths.map((p) => basename(p)),
+          forms,
+        )) ?? paths.map((p) => scanFile(p, forms));
+  const notes = entries.map((e) => opts.noteOf(e));
+  const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
+  const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
+  const chosen = chooseWords(opts.terms, (t) => foundAt(literals.indexOf(t)) || inNotes(t));
+  // Literal index per word searched; near spellings come from a second pass.
+  const words: Word[] = chosen.words.map((label) => ({
+    label,
+    df: scans.reduce((n, s) => n + s.windows[literals.indexOf(label)]!.length, 0),
+  }));
+  const column = chosen.words.map((w) => literals.indexOf(w));
+  const none: Outcome = {
+    searched: entries.length,
+    hits: [],
+    more: 0,
+    moreWithAll: 0,
+    absent: [...words.map((w) => w.label), ...chosen.absent],
+    fuzzy: [],
+  };
+  if (words.length === 0) return none;
+
+  const sources: Source[] = entries.map((entry, i) => ({
+    entry,
+    path: paths[i]!,
+    scan: scans[i]!,
+    noteMask: words.reduce((m, w, k) => (noteMatches(notes[i], w) ? m | (1 << k) : m), 0),
+  }));
+  // Global statistics: every window of every text output searched.
+  let windows = 0;
+  let bytes = 0;
+  for (const s of sources) {
+    if (s.scan.binary) continue;
+    const lines = s.scan.lines ?? s.entry.meta.lines ?? Math.ceil(s.scan.bytes / 80);
+    windows += Math.max(1, Math.ceil(lines / BLOCK));
+    bytes += s.scan.bytes;
+  }
+  const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
+  // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
+  let candidates = pickCandidates(sources, column, weight);
+  let binary = false;
+  for (const src of new Set(candidates.map((c) => c.src))) {
+    if (sources[src]!.scan.binary || !isBinaryOutput(sources[src]!.path)) continue;
+    sources[src]!.scan.binary = true;
+    binary = true;
+  }
+  if (binary) candidates = pickCandidates(sources, column, weight);
+  readPieces(sources, candidates);
+  const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
+  // Words found nowhere may be typos of words in the candidate windows: near spellings there
+  // (one edit, same first letter, 6+ letters) stand in for them, at half weight.
+  let absent = chosen.absent;
+  for (const label of absent.filter(nearEligible)) {
+    const near = nearSpellings(label, docs);
+    if (near.size === 0) continue;
+    words.push({ label, near, df: 1 });
+    absent = absent.filter((a) => a !== label);
+  }
+  const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
+  // minisearch is loaded only when there is something to rank.
+  const { rankWindows } = await import('./rank.js');
+  for (const r of rankWindows(docs, words, { windows, bytes })) {
+    const c = candidates[r.id]!;
+    c.score = r.score;
+    c.mask = r.mask;
+    c.terms = r.terms;
+  }
+  const ranked: Candidate[] = [];
+  sources.forEach((s, src) => {
+    const own = candidates.filter((c) => c.src === src && c.score > 0);
+    for (const c of own)
+      ranked.push({ ...c, mask: c.mask | s.noteMask, score: c.score + NOTE_SCORE * bits(s.noteMask) });
+    if (own.length === 0 && s.noteMask !== 0)
+      ranked.push({
+        src,
+        window: -1,
+        anchors: [],
+        mask: s.noteMask,
+        pre: 0,
+        score: NOTE_SCORE * bits(s.noteMask),
+        pieces: [],
+        terms: new Set(),
+      });
+  });
+  const worth = words.map((w) => (w.near ? 0.5 : 1));
+  const coverage = (m: number) => worth.reduce((a, v, i) => (m & (1 << i) ? a + v : a), 0);
+  const full = worth.reduce((a, b) => a + b, 0);
+  const tier = (c: Candidate) => (coverage(c.mask) >= full ? 1 : 0);
+  ranked.sort(
+    (a, b) =>
+      tier(b) - tier(a) ||
+      b.score - a.score ||
+      sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
+      a.window - b.window,
+  );
+  return { ...none, absent, fuzzy, ...pickHits(sources, ranked, words, opts, coverage, full) };
+}
+
+/**
+ * The windows worth ranking: those holding the most query words, rare words first, newer
+ * results first (at most MAX_CANDIDATES), from the scan's complete window lists; each with the
+ * matches the scan kept inside it, to read it back from.
+ */
+function pickCandidates(sources: Source[], column: number[], weight: number[]): Candidate[] {
+  const src: number[] = [];
+  const win: number[] = [];
+  const masks: number[] = [];
+  const key: number[] = [];
+  const recency = sources
+    .map((_, i) => i)
+    .sort((a, b) => sources[a]!.entry.startedMs - sources[b]!.entry.startedMs);
+  const rank = new Float64Array(sources.length);
+  recency.forEach((s, r) => {
+    rank[s] = r;
+  });
+  sources.forEach((s, i) => {
+    if (s.scan.binary) return;
+    const mask = new Map<number, number>();
+    column.forEach((c, w) => {
+      for (const x of s.scan.windows[c] ?? []) mask.set(x, (mask.get(x) ?? 0) | (1 << w));
     });
-    const leaves = resolved.leaves;
-    let more = indexedMore;
-    const hits: Hit[] = [];
-    for (const c of picked) {
-      const hit = apart(hitOf(dir, open[c.src]!, c, leaves), hits);
-      if (hit) hits.push(hit);
-      else more++;
+    for (const [x, m] of mask) {
+      let pre = 0;
+      for (let w = 0; w < column.length; w++) if (m & (1 << w)) pre += weight[w]!;
+      src.push(i);
+      win.push(x);
+      masks.push(m);
+      key.push(bits(m) * 1e4 + pre);
     }
-    let absent = resolved.absent;
-    const scanned = scanGaps(
-      dir,
-      open.map((o) => ({ entry: o.entry, header: o.source.reader.header })),
-      resolved,
-      opts,
-      hits.length,
-    );
-    if (scanned.hits.length > 0 || scanned.found.size > 0) {
-      absent = absent.filter((w) => !scanned.found.has(w));
-      for (const h of scanned.hits) {
-        if (hits.length < opts.limit) hits.push(h);
-        else more++;
+  });
+  const order = Array.from(key, (_, k) => k).sort(
+    (a, b) => key[b]! - key[a]! || rank[src[b]!]! - rank[src[a]!]! || win[a]! - win[b]!,
+  );
+  const chosen = new Map<string, Candidate>();
+  for (const k of order) {
+    if (chosen.size === MAX_CANDIDATES) break;
+    chosen.set(`${src[k]} ${win[k]}`, {
+      src: src[k]!,
+      window: win[k]!,
+      anchors: [],
+      mask: 0,
+      pre: key[k]!,
+      score: 0,
+      pieces: [],
+      terms: new Set(),
+    });
+  }
+  const wordOf = new Map(column.map((c, w) => [c, w]));
+  const bySrc = new Set([...chosen.values()].map((c) => c.src));
+  for (const i of bySrc) {
+    for (const m of sources[i]!.scan.matches) {
+      if (!wordOf.has(m.word)) continue;
+      for (const x of windowsOfLine(m.line)) {
+        const c = chosen.get(`${i} ${x}`);
+        if (c && c.anchors.length < 16) c.anchors.push(m);
       }
     }
-    return {
-      searched: entries.length,
-      hits: hits.map((h) => finished(h, opts)),
-      more: hits.length === 0 ? 0 : more,
-      moreWithAll: hits.length === 0 ? 0 : Math.min(moreFull, more),
-      absent,
-      fuzzy: leaves
-        .filter((l) => l.how === 'fuzzy')
-        .map((l) => ({ word: l.label, as: [...l.weights.keys()].slice(0, 3) })),
-      built,
-    };
-  } finally {
-    for (const o of open) o.source.reader.close();
-    store.finish(opts.known);
-    store.close();
   }
+  return [...chosen.values()].filter((c) => c.anchors.length > 0);
+}
+
+function readPieces(sources: Source[], candidates: Candidate[]): void {
+  const bySrc = new Map<number, Candidate[]>();
+  for (const c of candidates) bySrc.set(c.src, [...(bySrc.get(c.src) ?? []), c]);
+  for (const [i, list] of bySrc) {
+    try {
+      withFile(sources[i]!.path, (fd) => {
+        for (const c of list) {
+          const { first, last } = windowLines(c.window);
+          c.pieces = readAround(fd, c.anchors, first, last);
+        }
+      });
+    } catch {
+      /* removed meanwhile: its windows have no text and rank nowhere */
+    }
+  }
+}
+
+/** True when a line holds one of the terms that matched. */
+function lineMatches(text: string, terms: Set<string>, near: readonly string[]): boolean {
+  const lower = cleanLine(text).toLowerCase();
+  for (const t of terms) if (t.startsWith('~') && lower.includes(t.slice(1))) return true;
+  let hit = false;
+  tokenizeLine(cleanLine(text), (t) => {
+    if (!hit && (terms.has(t) || near.includes(t))) hit = true;
+  });
+  return hit;
+}
+
+function pickHits(
+  sources: Source[],
+  ranked: Candidate[],
+  words: Word[],
+  opts: SearchOptions,
+  coverage: (mask: number) => number,
+  full: number,
+): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
+  const taken = new Map<number, Set<number>>();
+  const hits: Hit[] = [];
+  const byKey = new Map<string, { hit: Hit; runs: Set<Entry> }>();
+  const near = words.flatMap((w) => [...(w.near ?? [])]);
+  // The same matching lines under the same command: one hit, however many runs hold them.
+  const keyOf = (c: Candidate) =>
+    `${opts.commandOf(sources[c.src]!.entry)}\n${c.pieces
+      .filter((p) => lineMatches(p.text, c.terms, near))
+      .map((p) => cleanLine(p.text))
+      .join('\n')}`;
+  for (const c of ranked) {
+    const t = taken.get(c.src) ?? new Set<number>();
+    if (c.window >= 0 && (t.has(c.window) || t.has(c.window + 1))) continue;
+    if (c.window < 0 && t.size > 0) continue;
+    const key = keyOf(c);
+    const same = byKey.get(key);
+    const entry = sources[c.src]!.entry;
+    if (same) {
+      if (same.runs.has(entry)) continue;
+      same.runs.add(entry);
+      same.hit.runs = same.runs.size;
+      if (entry.startedMs > same.hit.entry.startedMs) {
+        const newer = hitOf(sources[c.src]!, c, words, near, []);
+        if (newer) Object.assign(same.hit, { ...newer, runs: same.runs.size });
+      }
+      continue;
+    }
+    if (hits.length >= opts.limit) continue;
+    const hit = hitOf(sources[c.src]!, c, words, near, hits);
+    if (!hit) continue;
+    t.add(c.window).add(c.window + 1);
+    taken.set(c.src, t);
+    byKey.set(key, { hit, runs: new Set([entry]) });
+    hits.push(hit);
+  }
+  // The rest: matched windows sharing no block with a hit, counted without overlapping each other.
+  let more = 0;
+  let moreWithAll = 0;
+  const bySrc = new Map<number, Candidate[]>();
+  for (const c of ranked) bySrc.set(c.src, [...(bySrc.get(c.src) ?? []), c]);
+  for (const [src, list] of bySrc) {
+    const t = taken.get(src);
+    let last = -3;
+    for (const c of list.sort((a, b) => a.window - b.window)) {
+      if (t && (t.has(c.window) || t.has(c.window + 1))) continue;
+      if (c.window > last + 1 || c.window < 0) {
+        more++;
+        if (coverage(c.mask) >= full) moreWithAll++;
+        last = c.window;
+      }
+    }
+  }
+  // Windows beyond the candidates: counted from the scan, roughly (every other window).
+  return {
+    hits: hits.map((h) => finished(h, opts)),
+    more: hits.length === 0 ? 0 : more,
+    moreWithAll: hits.length === 0 ? 0 : moreWithAll,
+  };
+}
+
+/** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
+function hitOf(s: Source, c: Candidate, words: Word[], near: string[], earlier: Hit[]): Hit | undefined {
+  const base = {
+    entry: s.entry,
+    score: c.score,
+    found: bits(c.mask),
+    of: words.length,
+    runs: 1,
+    // Rarest word first: a long line is cut around it.
+    tokens: [
+      ...[...words].sort((a, b) => a.df - b.df || specific(b.label) - specific(a.label)).map((w) => w.label),
+      ...near,
+      ...[...c.terms].filter((t) => !t.startsWith('~')),
+    ],
+  };
+  if (c.window < 0) return { ...base, lines: [] };
+  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near)).map((p) => p.n);
+  if (matching.length === 0) return undefined;
+  const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
+  const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
+  let pieces: Piece[];
+  try {
+    pieces = withFile(s.path, (fd) =>
+      readAround(fd, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true),
+    );
+  } catch {
+    return undefined;
+  }
+  const matched = new Set(matching);
+  const shown = earlier.filter((h) => h.entry === s.entry && h.first !== undefined);
+  const free = (n: number) => !shown.some((h) => n >= h.first! && n <= h.last!);
+  // The contiguous run of free lines around the first matching line.
+  const at = pieces.findIndex((p) => matched.has(p.n) && free(p.n));
+  if (at === -1) return undefined;
+  let a = at;
+  let b = at;
+  while (a > 0 && pieces[a - 1]!.n === pieces[a]!.n - 1 && free(pieces[a - 1]!.n)) a--;
+  while (b + 1 < pieces.length && pieces[b + 1]!.n === pieces[b]!.n + 1 && free(pieces[b + 1]!.n)) b++;
+  const lines = pieces.slice(a, b + 1).map((p) => ({
+    n: p.n,
+    text: cleanLine(p.text),
+    match: matched.has(p.n),
+    before: p.before,
+    after: p.after,
+  }));
+  return { ...base, first: lines[0]!.n, last: lines[lines.length - 1]!.n, lines };
 }
 
 /** The hit as shown: its lines masked by the shield, its result's note attached. */
@@ -201,76 +460,5 @@ function finished(hit: Hit, opts: SearchOptions): Hit {
     ...hit,
     lines: hit.lines.map((l) => ({ ...l, text: shield(l.n, l.text) })),
     ...(note ? { note } : {}),
-  };
-}
-
-/**
- * The hit without the lines an earlier hit of the same result already shows (their context can
- * meet); undefined when none of its matching lines is left.
- */
-function apart(hit: Hit, earlier: Hit[]): Hit | undefined {
-  const shown = earlier.filter((h) => h.entry === hit.entry && h.first !== undefined);
-  if (hit.first === undefined || shown.length === 0) return hit;
-  const free = (n: number) => !shown.some((h) => n >= h.first! && n <= h.last!);
-  const firstMatch = hit.lines.findIndex((l) => l.match && free(l.n));
-  if (firstMatch === -1) return undefined;
-  let a = firstMatch;
-  let b = firstMatch;
-  while (a > 0 && free(hit.lines[a - 1]!.n)) a--;
-  while (b + 1 < hit.lines.length && free(hit.lines[b + 1]!.n)) b++;
-  const lines = hit.lines.slice(a, b + 1);
-  return { ...hit, lines, first: lines[0]!.n, last: lines[lines.length - 1]!.n };
-}
-
-function hitOf(dir: RunDir, o: Open, c: Candidate, leaves: Leaf[]): Hit {
-  const of = leaves.length;
-  const tokens = new Set<string>();
-  const inside: string[] = [];
-  leaves.forEach((leaf, i) => {
-    if (!(c.mask & (1 << i))) return;
-    if (leaf.how === 'inside') inside.push(leaf.label);
-    else for (const t of leaf.weights.keys()) tokens.add(t);
-  });
-  let found = 0;
-  for (let m = c.mask; m; m &= m - 1) found++;
-  const base = {
-    entry: o.entry,
-    score: c.score,
-    found,
-    of,
-    tokens: [...inside, ...[...tokens].slice(0, 64)],
-  };
-  if (c.block < 0) return { ...base, lines: [] };
-  const reader = o.source.reader;
-  const table = reader.table();
-  const header = reader.header;
-  const start = table.line(c.block);
-  const adjacent = c.block + 1 < header.blocks && start + table.lines(c.block) === table.line(c.block + 1);
-  const end = start + table.lines(c.block) + (adjacent ? table.lines(c.block + 1) : 0) - 1;
-  const region = regionOf(header, start);
-  const lo = region ? region.firstLine : start;
-  const hi = region ? region.firstLine + region.lines - 1 : end;
-  const path = resultPaths(dir, o.entry.meta.id).output;
-  // Read the window with room for context once; find its matching lines; show around them.
-  const from = Math.max(lo, start - CONTEXT);
-  const text = readLines(path, header, table, from, Math.min(hi, end + CONTEXT)).map(cleanLine);
-  const matching: number[] = [];
-  for (let n = start; n <= end && n - from < text.length; n++) {
-    const line = text[n - from]!;
-    let hit = inside.some((w) => holds(line, w));
-    tokenizeLine(line, (t) => {
-      if (!hit && tokens.has(t)) hit = true;
-    });
-    if (hit) matching.push(n + 1);
-  }
-  const range = snippetRange(matching.length > 0 ? matching : [start + 1], from + text.length);
-  const first = Math.max(range.first, from + 1);
-  const shown = text.slice(first - 1 - from, range.last - from);
-  const matched = new Set(matching);
-  return {
-    ...base,
-    first,
-    last: first + shown.length - 1,
-    lines: shown.map((text, i) => ({ n: first + i, text, match: matched.has(first + i) })),
   };
 }

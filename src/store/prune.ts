@@ -2,8 +2,9 @@
  * Removing results: those past their time to live (`ctxwrap clean`, and opportunistically at
  * most once an hour), or all of them (`clean --all`). A result whose ctxwrap is still running is
  * never removed, and only files ctxwrap itself names are ever deleted: an id's files in
- * `tool_results/`, the `last/` pointers, the ledger and the prune stamp. Directories are removed
- * only when that leaves them empty.
+ * `tool_results/`, the `last/` pointers, the ledger and the prune stamp, and the `index/`
+ * directory that ctxwrap 0.1's search kept (tokens of every output, lowercased; no search writes
+ * it any more). Other directories are removed only when that leaves them empty.
  */
 import { lstatSync, readdirSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -104,6 +105,7 @@ export function applyClean(dir: RunDir, plan: CleanPlan, request: CleanRequest):
     }
     freed += target.bytes;
   }
+  removeLegacyIndex(dir);
   const now = request.now ?? Date.now();
   const last = join(dir.root, 'last');
   for (const name of safeReaddir(last)) {
@@ -121,6 +123,20 @@ export function applyClean(dir: RunDir, plan: CleanPlan, request: CleanRequest):
     }
   }
   return freed;
+}
+
+/**
+ * Removes `<run_dir>/index/`, the search index of ctxwrap 0.1 (it holds the words of every
+ * output). A link there is removed, not followed.
+ */
+export function removeLegacyIndex(dir: RunDir): void {
+  const path = join(dir.root, 'index');
+  try {
+    const st = lstatSync(path);
+    rmSync(path, { recursive: st.isDirectory(), force: true });
+  } catch {
+    /* none, or not ours to remove */
+  }
 }
 
 function safeReaddir(path: string): string[] {

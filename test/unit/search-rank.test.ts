@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount } from '../../src/format.js';
-import { cutAround, oneLine } from '../../src/search/format.js';
-import { PREFIX_WEIGHT, weightOf, withinOneEdit } from '../../src/search/resolve.js';
+import { oneLine, showLine } from '../../src/search/format.js';
+import { rankWindows, termsOf } from '../../src/search/rank.js';
+import { chooseWords, literalsOf, withinOneEdit } from '../../src/search/resolve.js';
+import { queryTerms } from '../../src/search/tokenize.js';
 
 describe('withinOneEdit', () => {
   it.each([
@@ -19,28 +21,91 @@ describe('withinOneEdit', () => {
   });
 });
 
-describe('weightOf', () => {
+describe('chooseWords', () => {
   it.each([
-    ['error', 'error', 1],
-    ['error', 'errors', (PREFIX_WEIGHT * 5) / 6],
-  ])('%s as %s', (q, t, w) => {
-    expect(weightOf(q, t)).toBeCloseTo(w);
+    ['cors/index.ts', ['cors/index.ts'], ['cors/index.ts'], []],
+    ['cors/index.ts', ['cors', 'index.ts'], ['cors', 'index.ts'], []],
+    ['cors/index.ts', ['cors', 'index', 'ts'], ['cors', 'index', 'ts'], []],
+    ['fooBar baz', ['foo'], ['foo'], ['bar', 'baz']],
+  ])('%s with %j found', (query, found, words, absent) => {
+    const terms = queryTerms(query);
+    expect(literalsOf(terms)).toEqual(expect.arrayContaining(found));
+    expect(chooseWords(terms, (t) => found.includes(t))).toEqual({ words, absent });
+  });
+});
+
+describe('termsOf', () => {
+  it('keeps identifiers whole and by parts, and marks a word found inside a token', () => {
+    const terms = termsOf(['Error: connect ECONNREFUSED src/db/pool.ts'], ['refused', 'pool']);
+    expect(terms).toEqual(
+      expect.arrayContaining(['error', 'econnrefused', '~refused', 'src/db/pool.ts', 'pool.ts', 'pool']),
+    );
+    expect(terms).not.toContain('~pool');
+  });
+});
+
+describe('rankWindows', () => {
+  const docs = [
+    { id: 0, lines: ['error: connection refused by postgres'] },
+    { id: 1, lines: ['warn: connection slow', 'error: disk full'] },
+    { id: 2, lines: ['all good here'] },
+    { id: 3, lines: ['connect ECONNREFUSED 10.0.0.1'] },
+  ];
+  const store = { windows: 10_000, bytes: 1_000_000 };
+  it('ranks the window with every word first, and a rare word above a common one', () => {
+    const ranked = rankWindows(
+      docs,
+      [
+        { label: 'connection', df: 5000 },
+        { label: 'postgres', df: 3 },
+      ],
+      store,
+    ).sort((a, b) => b.score - a.score);
+    expect(ranked.map((r) => r.id)).toEqual([0, 1]);
+    expect(ranked[0]!.mask).toBe(3);
+  });
+  it('scores a word found inside a token, and only near spellings given for a typo', () => {
+    const inside = rankWindows(docs, [{ label: 'refused', df: 2 }], store);
+    expect(inside.map((r) => r.id).sort()).toEqual([0, 3]);
+    const exact = inside.find((r) => r.id === 0)!;
+    expect(exact.score).toBeGreaterThan(inside.find((r) => r.id === 3)!.score);
+    const typo = rankWindows(docs, [{ label: 'conection', df: 1, near: new Set(['connection']) }], store);
+    expect(typo.map((r) => r.id).sort()).toEqual([0, 1]);
+  });
+  it('uses the global statistics: the same documents score higher for a rarer word', () => {
+    const rare = rankWindows(docs, [{ label: 'error', df: 2 }], store);
+    const common = rankWindows(docs, [{ label: 'error', df: 9000 }], store);
+    expect(rare[0]!.score).toBeGreaterThan(3 * common[0]!.score);
   });
 });
 
 describe('printing helpers', () => {
   it.each([
-    ['short lines stay', 'abc', ['b'], 20, 'abc'],
+    ['short lines stay', { text: 'abc' }, ['b'], 20, /^abc$/],
     [
-      'a match far in is kept in view',
-      `${'x'.repeat(300)}NEEDLE${'y'.repeat(300)}`,
+      'a match far in is kept in view, with marks',
+      { text: `${'x'.repeat(300)}NEEDLE${'y'.repeat(300)}` },
       ['needle'],
       100,
-      'NEEDLE',
+      /^…\[2\d\d bytes cut\]…x+NEEDLEy+…\[\d+ bytes cut\]…$/,
     ],
-  ])('cutAround: %s', (_, text, tokens, cap, shown) => {
-    const cut = cutAround(text, tokens, cap);
-    expect(cut).toContain(shown);
+    [
+      'a piece of a longer line counts the bytes not read',
+      { text: 'aaaa NEEDLE bbbb', before: 5000, after: 7000 },
+      ['needle'],
+      100,
+      /^…\[5,000 bytes cut\]…aaaa NEEDLE bbbb…\[7,000 bytes cut\]…$/,
+    ],
+    [
+      'a context line read from its end shows its end',
+      { text: `${'a'.repeat(300)}END`, before: 10 },
+      ['zz'],
+      100,
+      /^…\[\d+ bytes cut\]…a+END$/,
+    ],
+  ])('showLine: %s', (_, line, tokens, cap, shown) => {
+    const cut = showLine(line, tokens, cap);
+    expect(cut).toMatch(shown);
     expect(cut.length).toBeLessThanOrEqual(cap + 2);
   });
 
