@@ -398,11 +398,90 @@ function maskKeyLine(line: string): string {
   return indent + mask('private-key') + (line.endsWith('\r') ? '\r' : '');
 }
 
+/** What one line does to PEM private-key blocks, given whether a block was open before it. */
+export interface KeyStep {
+  /** The line with its private-key parts masked (other secrets are left to the caller). */
+  text: string;
+  /** The line is part of the block open before it (a line of the key, or its END line). */
+  continues: boolean;
+  /** The line opens a block that is still open after it (a key spread over several lines). */
+  opens: boolean;
+  /** A block is open after the line: the next line may be part of a key. */
+  open: boolean;
+  /** Keys that start on this line (a BEGIN marker followed by a key, closed or not). */
+  keys: number;
+}
+
+/** True when a line may touch a key block: one is open, or the line holds a BEGIN marker. */
+export function mayTouchKey(line: string, open: boolean): boolean {
+  return open || line.includes('-----BEGIN ');
+}
+
+/**
+ * Follows PEM private-key blocks through one line, reading every BEGIN and END marker on it in
+ * order: a line holding a BEGIN and its END closes its own block (a key in a JSON or code string,
+ * a GCP service-account file), and text after an END is read for further markers. A BEGIN
+ * followed by prose rather than base64 is a mention of the marker, not a key. Inside a block,
+ * the first line that cannot belong to a key (not base64, a PEM header, blank or the END line)
+ * ends it, so that a truncated key does not swallow the lines after it.
+ * Pure: the caller keeps `open` from one line to the next.
+ */
+export function keyBlockStep(line: string, openBefore: boolean): KeyStep {
+  let out = '';
+  let rest = line;
+  let continues = false;
+  let keys = 0;
+  if (openBefore) {
+    END_KEY.lastIndex = 0;
+    const end = END_KEY.exec(rest);
+    const body = end ? rest.slice(0, end.index) : rest;
+    const blank = body.trim() === '';
+    const inside = blank || KEY_BODY.test(body);
+    if (inside && !end)
+      return { text: blank ? rest : maskKeyLine(rest), continues: true, opens: false, open: true, keys };
+    // The END line, or a line that cannot be part of the key: the block is over.
+    if (inside && end) {
+      continues = true;
+      out = maskKeyLine(body);
+      rest = rest.slice(end.index + end[0].length);
+    }
+  }
+  // Offsets into `rest`; the first END after a point is looked up once, not once per BEGIN.
+  let from = 0;
+  let end: RegExpExecArray | null = null;
+  let endKnown = false;
+  for (;;) {
+    BEGIN_KEY.lastIndex = from;
+    const begin = BEGIN_KEY.exec(rest);
+    if (!begin) return { text: out + rest.slice(from), continues, opens: false, open: false, keys };
+    const afterAt = begin.index + begin[0].length;
+    if (!endKnown || (end && end.index < afterAt)) {
+      END_KEY.lastIndex = afterAt;
+      end = END_KEY.exec(rest);
+      endKnown = true;
+    }
+    const key = end ? isKeyBetween(rest.slice(afterAt, end.index)) : KEY_START.test(rest.slice(afterAt));
+    if (!key) {
+      // A mention of the markers (in prose or code), not a key.
+      out += rest.slice(from, afterAt);
+      from = afterAt;
+      continue;
+    }
+    keys++;
+    out += rest.slice(from, begin.index) + mask('private-key');
+    if (!end) {
+      const text = out + (line.endsWith('\r') ? '\r' : '');
+      return { text, continues, opens: true, open: true, keys };
+    }
+    from = end.index + end[0].length;
+  }
+}
+
 /**
  * Masks line by line, remembering across lines whether it is inside a PEM private-key block,
  * so that a key printed over many lines is masked whole (each of its lines becomes
- * `[redacted:private-key]`, so line numbers are kept). A block ends at its END line, or at the
- * first line that cannot belong to it (so a truncated key does not swallow the rest).
+ * `[redacted:private-key]`, so line numbers are kept). See `keyBlockStep` for where a block
+ * starts and ends.
  */
 export class Redactor {
   #inKey = false;
@@ -423,8 +502,11 @@ export class Redactor {
 
   /** Masks one line (without its `\n`). */
   line(line: string): string {
-    if (!this.#inKey && !line.includes('-----BEGIN ')) return maskTokens(line, this.#found);
-    return maskTokens(this.#maskKeys(line, true), this.#found);
+    if (!mayTouchKey(line, this.#inKey)) return maskTokens(line, this.#found);
+    const step = keyBlockStep(line, this.#inKey);
+    this.#inKey = step.open;
+    for (let i = 0; i < step.keys; i++) this.#found('private-key');
+    return maskTokens(step.text, this.#found);
   }
 
   /**
@@ -432,56 +514,7 @@ export class Redactor {
    * before a range being printed, then `line()` the range. Much cheaper than `line()`.
    */
   skip(line: string): void {
-    if (this.#inKey || line.includes('-----BEGIN ')) this.#maskKeys(line, false);
-  }
-
-  /** Masks the private-key parts of a line, following blocks from line to line. */
-  #maskKeys(line: string, count: boolean): string {
-    let out = '';
-    let rest = line;
-    if (this.#inKey) {
-      END_KEY.lastIndex = 0;
-      const end = END_KEY.exec(rest);
-      const body = end ? rest.slice(0, end.index) : rest;
-      const blank = body.trim() === '';
-      const inside = blank || KEY_BODY.test(body);
-      if (inside && !end) return blank ? rest : maskKeyLine(rest);
-      // The END line, or a line that cannot be part of the key: the block is over.
-      this.#inKey = false;
-      if (inside && end) {
-        out = maskKeyLine(body);
-        rest = rest.slice(end.index + end[0].length);
-      }
-    }
-    // Offsets into `rest`; the first END after a point is looked up once, not once per BEGIN.
-    let from = 0;
-    let end: RegExpExecArray | null = null;
-    let endKnown = false;
-    for (;;) {
-      BEGIN_KEY.lastIndex = from;
-      const begin = BEGIN_KEY.exec(rest);
-      if (!begin) return out + rest.slice(from);
-      const afterAt = begin.index + begin[0].length;
-      if (!endKnown || (end && end.index < afterAt)) {
-        END_KEY.lastIndex = afterAt;
-        end = END_KEY.exec(rest);
-        endKnown = true;
-      }
-      const key = end ? isKeyBetween(rest.slice(afterAt, end.index)) : KEY_START.test(rest.slice(afterAt));
-      if (!key) {
-        // A mention of the markers (in prose or code), not a key.
-        out += rest.slice(from, afterAt);
-        from = afterAt;
-        continue;
-      }
-      if (count) this.#found('private-key');
-      out += rest.slice(from, begin.index) + mask('private-key');
-      if (!end) {
-        this.#inKey = true;
-        return out + (line.endsWith('\r') ? '\r' : '');
-      }
-      from = end.index + end[0].length;
-    }
+    if (mayTouchKey(line, this.#inKey)) this.#inKey = keyBlockStep(line, this.#inKey).open;
   }
 }
 

@@ -4,7 +4,7 @@
  * their line numbers (found while capturing), and known credential formats are masked in the
  * others.
  */
-import { mask, redactLine } from './redact.js';
+import { keyBlockStep, mask, redactLine } from './redact.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -20,8 +20,23 @@ export const NO_SHIELD: Shield = (_line, text) => text;
 
 export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true): Shield {
   if (!enabled) return NO_SHIELD;
-  return (line, text) =>
-    keyRanges.some((r) => line >= r.from && line <= r.to)
-      ? `${/^\s*/.exec(text)?.[0] ?? ''}${mask('private-key')}`
-      : redactLine(text);
+  return (line, text) => {
+    const range = keyRanges.find((r) => line >= r.from && line <= r.to);
+    return range ? inKeyBlock(text, line > range.from) : redactLine(text);
+  };
+}
+
+// A run of base64 long enough to be part of a key, whatever surrounds it.
+const KEY_LIKE = /[A-Za-z0-9+/=]{24}/;
+
+/**
+ * A line within a key block's range: its key parts masked (from the BEGIN marker on, or whole);
+ * a line that cannot be part of a key (prose after a truncated key) is shown like any other
+ * unless it holds a run of base64.
+ */
+function inKeyBlock(text: string, afterBegin: boolean): string {
+  const step = keyBlockStep(text, afterBegin);
+  if (step.continues || step.keys > 0) return redactLine(step.text);
+  if (!afterBegin || KEY_LIKE.test(text)) return `${/^\s*/.exec(text)?.[0] ?? ''}${mask('private-key')}`;
+  return redactLine(text);
 }

@@ -4,11 +4,13 @@
  * summarised in constant memory. The result depends only on the bytes, never on how they were
  * split into chunks.
  */
+
+import { keyBlockStep, mayTouchKey } from '../redact.js';
 import type { LineRange } from '../shield.js';
 import { cleanLine } from './clean.js';
 import { countNewlines, type LineFinder, lineFinder } from './fingerprint-filter.js';
 import { diffKey, fnv1a } from './hash.js';
-import { dedupeKey, isLocation, KEY_MARKER, type LineKind, scoreLine } from './salience.js';
+import { dedupeKey, isLocation, type LineKind, scoreLine } from './salience.js';
 import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
 
 /** One line of output with its 1-based number in the stored file. */
@@ -140,6 +142,7 @@ export class Collector {
   private pending: PendingAttach | null = null;
   private recent: NumberedLine[] = [];
   private readonly keyRanges: LineRange[] = [];
+  private keyOpen = false;
   private lastUnindented: NumberedLine | null = null;
 
   constructor(options: CollectorOptions = {}) {
@@ -467,16 +470,17 @@ export class Collector {
     return undefined;
   }
 
-  /** Follows PEM private-key blocks, so that no line of one is ever shown. */
+  /** Follows PEM private-key blocks, so that no line of one is ever shown (see keyBlockStep). */
   private trackKey(text: string, line: number): void {
-    const marker = KEY_MARKER.exec(text);
-    if (!marker) return;
+    if (!mayTouchKey(text, this.keyOpen)) return;
+    const step = keyBlockStep(text, this.keyOpen);
     const open = this.keyRanges[this.keyRanges.length - 1];
-    if (marker[1] === 'BEGIN') {
-      if (open && open.to === Number.POSITIVE_INFINITY) open.to = line - 1;
-      if (this.keyRanges.length < MAX_KEY_RANGES)
-        this.keyRanges.push({ from: line, to: Number.POSITIVE_INFINITY });
-    } else if (open && open.to === Number.POSITIVE_INFINITY) open.to = line;
+    const ends = !step.continues || step.opens || !step.open;
+    if (this.keyOpen && ends && open?.to === Number.POSITIVE_INFINITY)
+      open.to = step.continues ? line : line - 1;
+    if (step.opens && this.keyRanges.length < MAX_KEY_RANGES)
+      this.keyRanges.push({ from: line, to: Number.POSITIVE_INFINITY });
+    this.keyOpen = step.open;
   }
 
   /** Keeps the last few lines of a scanned span, for look-backs from the next one. */

@@ -1,0 +1,84 @@
+/**
+ * Issue 13, reliability round 2: adversarial outputs and command lines against the built CLI.
+ * Each case spawns bin/ctxwrap.js on a real command in a temp run directory.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ctxwrap, onlyId, storedIds, storedMeta, tempDir } from '../helpers.js';
+
+/** Runs `sh -c script` under ctxwrap, feeding `input` on stdin when given. */
+function wrap(runDir: string, script: string, input?: string, extra: string[] = []) {
+  return ctxwrap([...extra, '-c', script], { runDir, ...(input === undefined ? {} : { input }) });
+}
+
+/** Writes a file in a temp dir and returns its path. */
+function fileWith(content: string | Buffer, name = 'out.txt'): string {
+  const path = join(tempDir(), name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const PEM_BODY = [
+  'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7',
+  'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB',
+];
+const ONE_LINE_KEY = `KEY="-----BEGIN PRIVATE KEY-----\\n${PEM_BODY[0]}\\n-----END PRIVATE KEY-----\\n"`;
+
+describe('1: a private key on one line hides only itself', () => {
+  it('summary, read and search show the line after a one-line key', async () => {
+    const runDir = tempDir();
+    const r = await wrap(runDir, 'cat; exit 1', `${ONE_LINE_KEY}\nFAIL: test_widget expected 3 got 4\n`);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('FAIL: test_widget expected 3 got 4');
+    expect(r.stdout).not.toContain(PEM_BODY[0]);
+    expect(r.stdout).toContain('KEY="[redacted:private-key]');
+    const id = onlyId(runDir);
+    const read = await ctxwrap(['read', id], { runDir });
+    expect(read.stdout).toContain('2: FAIL: test_widget expected 3 got 4');
+    expect(read.stdout).not.toContain(PEM_BODY[0]);
+    const search = await ctxwrap(['search', 'test_widget'], { runDir });
+    expect(search.stdout).toContain('FAIL: test_widget expected 3 got 4');
+  });
+
+  it('a GCP service-account JSON followed by test output hides no test line', async () => {
+    const runDir = tempDir();
+    const json = [
+      '{',
+      '  "type": "service_account",',
+      '  "project_id": "demo-project",',
+      `  "private_key": "-----BEGIN PRIVATE KEY-----\\n${PEM_BODY.join('\\n')}\\n-----END PRIVATE KEY-----\\n",`,
+      '  "client_email": "ci@demo-project.iam.gserviceaccount.com"',
+      '}',
+    ];
+    const tests = Array.from({ length: 40 }, (_, i) => `FAIL test_case_${i + 1}: expected ${i} got ${i + 1}`);
+    const path = fileWith(`${[...json, ...tests].join('\n')}\n`);
+    const r = await wrap(runDir, `cat '${path}'; exit 1`, undefined, ['--budget', '20000']);
+    for (const t of tests) expect(r.stdout).toContain(t);
+    expect(r.stdout).not.toContain(PEM_BODY[0]);
+    const id = onlyId(runDir);
+    const read = await ctxwrap(['read', id, '--lines', '4-12'], { runDir });
+    expect(read.stdout).toContain('7: FAIL test_case_1: expected 0 got 1');
+    expect(read.stdout).not.toContain(PEM_BODY[1]);
+  });
+
+  it('a multi-line key is still masked whole, and a line holding END then BEGIN keeps the second block', async () => {
+    const runDir = tempDir();
+    const lines = [
+      'error: leaked key follows',
+      '-----BEGIN RSA PRIVATE KEY-----',
+      PEM_BODY[0],
+      '-----END RSA PRIVATE KEY----- -----BEGIN EC PRIVATE KEY-----',
+      PEM_BODY[1],
+      '-----END EC PRIVATE KEY-----',
+      'FAIL: after the keys',
+    ];
+    const path = fileWith(`${lines.join('\n')}\n`);
+    const r = await wrap(runDir, `cat '${path}'; exit 1`);
+    expect(r.stdout).not.toContain(PEM_BODY[0]);
+    expect(r.stdout).not.toContain(PEM_BODY[1]);
+    expect(r.stdout).toContain('FAIL: after the keys');
+    const read = await ctxwrap(['read', onlyId(runDir), '--lines', '5'], { runDir });
+    expect(read.stdout).toContain('5: [redacted:private-key]');
+  });
+});
