@@ -11,7 +11,7 @@ import { cleanLine } from './clean.js';
 import { countNewlines, type LineFinder, lineFinder } from './fingerprint-filter.js';
 import { diffKey, fnv1a } from './hash.js';
 import { dedupeKey, isLocation, type LineKind, scoreLine } from './salience.js';
-import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
+import { BinarySniffer } from './sniff.js';
 
 /** One line of output with its 1-based number in the stored file. */
 export interface NumberedLine {
@@ -122,8 +122,7 @@ export class Collector {
   private bytes = 0;
   private newlines = 0;
   private lastByte = -1;
-  private sniff: Buffer[] = [];
-  private sniffLen = 0;
+  private readonly sniffer = new BinarySniffer();
   private headParts: Buffer[] = [];
   private headLen = 0;
   private headDone = false;
@@ -156,7 +155,7 @@ export class Collector {
     if (chunk.length === 0) return;
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     this.bytes += buf.length;
-    this.keepSniff(buf);
+    this.sniffer.push(buf);
     this.keepHead(buf);
     const newlines = countNewlines(buf);
     this.keepTail(buf, newlines);
@@ -173,8 +172,7 @@ export class Collector {
   /** Ends the output and returns what was gathered. */
   end(): Collected {
     this.flushLine();
-    const sample = Buffer.concat(this.sniff);
-    const binary = looksBinary(sample);
+    const binary = this.sniffer.binary;
     const candidates = [...this.groups.values()].sort((a, b) => a.line - b.line);
     const fingerprint = [...this.seen].sort((a, b) => a - b);
     const longLines = new Map<number, LongLine>();
@@ -192,7 +190,7 @@ export class Collector {
       keyRanges: this.keyRanges.map((r) => ({ from: r.from, to: Math.min(r.to, r.from + KEY_MAX_LINES) })),
       fingerprint,
     };
-    const type = binary ? guessType(sample) : undefined;
+    const type = this.sniffer.type;
     if (type) result.binaryType = type;
     if (this.previous) {
       let gone = 0;
@@ -204,13 +202,6 @@ export class Collector {
       else for (const c of candidates) c.isNew = false;
     }
     return result;
-  }
-
-  private keepSniff(buf: Buffer): void {
-    if (this.sniffLen >= SNIFF_BYTES) return;
-    const part = buf.subarray(0, SNIFF_BYTES - this.sniffLen);
-    this.sniff.push(Buffer.from(part));
-    this.sniffLen += part.length;
   }
 
   /** Keeps at least keepBytes of the start, extended to the end of the line it stops in (up to 2x). */

@@ -82,3 +82,41 @@ describe('1: a private key on one line hides only itself', () => {
     expect(read.stdout).toContain('5: [redacted:private-key]');
   });
 });
+
+describe('2: binary is decided on the content', () => {
+  it('text starting like a SQLite or bzip2 magic number is shown as text', async () => {
+    const runDir = tempDir();
+    const sqlite = await wrap(
+      runDir,
+      'echo "SQLite version 3.45.1 2024-01-30"; echo "error: no such table: users"',
+    );
+    expect(sqlite.stdout).toContain('error: no such table: users');
+    expect(sqlite.stdout).not.toContain('binary output');
+    const bz = await wrap(runDir, 'echo "BZh is how a bzip2 stream starts"; echo "FAIL: decompress"; exit 1');
+    expect(bz.stdout).toContain('FAIL: decompress');
+    expect(bz.stdout).not.toContain('binary output');
+  });
+
+  it('200 NUL bytes before 738 kB of text do not hide the summary, and search finds the text', async () => {
+    const runDir = tempDir();
+    const lines = Array.from({ length: 30_000 }, (_, i) => `ok ${i + 1} - step number ${i + 1}`);
+    const body = `${lines.join('\n')}\nerror: the build broke at the very end\n`;
+    const path = fileWith(Buffer.concat([Buffer.alloc(200), Buffer.from(body)]));
+    expect(body.length).toBeGreaterThan(738_000);
+    const r = await wrap(runDir, `cat '${path}'; exit 2`);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).not.toContain('binary output');
+    expect(r.stdout).toContain('error: the build broke at the very end');
+    expect(storedMeta(runDir, onlyId(runDir)).binary).toBe(false);
+    const s = await ctxwrap(['search', 'broke at the very end'], { runDir });
+    expect(s.stdout).toContain('error: the build broke at the very end');
+  });
+
+  it('real binary content is still binary, named by its magic number', async () => {
+    const runDir = tempDir();
+    const r = await wrap(runDir, `head -c 20000 '${process.execPath}'`);
+    expect(r.stdout).toMatch(/binary output \(ELF executable, /);
+    const gz = await wrap(runDir, `head -c 4000 '${process.execPath}' | gzip -c`);
+    expect(gz.stdout).toMatch(/binary output \(gzip data, /);
+  });
+});
