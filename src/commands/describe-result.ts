@@ -1,17 +1,27 @@
 /** How `list`, `clean` and `stats` name a result: its command on one line, its age, its size. */
 import { lstatSync } from 'node:fs';
+import { maskArgv, maskCommandLine } from '../redact.js';
 import type { ResultMeta } from '../store/results.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 
-/** The command as a person would type it, on one line: `npm test`, `grep -r 'a b' .`. */
+/**
+ * The command as a person would type it, on one line: `npm test`, `grep -r 'a b' .`, its
+ * secrets masked (`maskCommandLine`).
+ */
 export function commandText(meta: Pick<ResultMeta, 'source' | 'command' | 'name'>): string {
   let text: string;
   if (meta.source === 'stdin') text = meta.name ? `${meta.name} (stdin)` : '(stdin)';
   else if (meta.source === 'shell') text = meta.command[2] ?? '';
   else text = meta.command.map(quote).join(' ');
-  return cleanLine(text.replace(/\s+/g, ' ').trim());
+  return cleanLine(maskCommandLine(text).replace(/\s+/g, ' ').trim());
+}
+
+/** The command's argv with its secrets masked (`maskArgv`; a `-c` script as `maskCommandLine`). */
+export function maskedCommand(meta: Pick<ResultMeta, 'source' | 'command'>): string[] {
+  if (meta.source === 'shell') return meta.command.map((a, i) => (i === 2 ? maskCommandLine(a) : a));
+  return maskArgv(meta.command);
 }
 
 function quote(arg: string): string {

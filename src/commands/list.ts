@@ -1,11 +1,12 @@
 /** `ctxwrap list`: the registry of a run directory, newest first. */
 import { formatBytes, formatCount } from '../format.js';
+import { safeJson } from '../safe-json.js';
 import { readNote } from '../store/notes.js';
 import { maybePrune } from '../store/prune.js';
 import { type Entry, isExpired, listEntries, type ResultState } from '../store/registry.js';
 import { type ResultMeta, resultPaths } from '../store/results.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
-import { commandText, formatAge, shorten, storedBytes } from './describe-result.js';
+import { commandText, formatAge, maskedCommand, shorten, storedBytes } from './describe-result.js';
 
 /** Colours for a terminal; list prints plain text without them. */
 export interface ListPaint {
@@ -56,7 +57,7 @@ export async function listResults(opts: ListOptions): Promise<number> {
   const limit = opts.limit ?? (opts.json ? 0 : DEFAULT_LIST_LIMIT);
   const shown = limit > 0 ? entries.slice(0, limit) : entries;
   const listed = shown.map((e) => describe(dir, e, now));
-  if (opts.json) opts.print(`${JSON.stringify(listed, null, 2)}\n`);
+  if (opts.json) opts.print(`${safeJson(listed, 2)}\n`);
   else opts.print(table(dir, listed, entries.length - shown.length, opts.paint));
   maybePrune(dir, now);
   return 0;
@@ -76,7 +77,7 @@ function describe(dir: RunDir, entry: Entry, now: number): ListedResult {
     ...(entry.state === 'complete' && m.lines !== undefined ? { lines: m.lines } : {}),
     bytes: storedBytes(dir, m),
     source: m.source,
-    command: m.command,
+    command: maskedCommand(m),
     ...(m.name ? { name: m.name } : {}),
     cwd: m.cwd,
     ...(note ? { note } : {}),

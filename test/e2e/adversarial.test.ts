@@ -120,3 +120,45 @@ describe('2: binary is decided on the content', () => {
     expect(gz.stdout).toMatch(/binary output \(gzip data, /);
   });
 });
+
+const GHP = 'ghp_R8x2Kq9Lm4Tz7Vw1Yb6Nc3Hd5Jf0Gs8Pa2Qe';
+
+describe('4: secrets in command lines are masked in list and stats', () => {
+  it('a token assigned in a -c script, env passwords and mysql -p never show', async () => {
+    const runDir = tempDir();
+    await wrap(runDir, `GH=${GHP}; echo deployed`);
+    await ctxwrap(['--', 'env', 'MYSQL_PWD=Zq8hunter2x', 'PGPASSWORD=swordfish9Q', 'true'], { runDir });
+    await wrap(runDir, 'mysql() { echo "mysql $*"; }; mysql -u root -pS3cr3tP4ssw0rd mydb');
+    await ctxwrap(['--', 'sh', '-c', 'exit 0', 'mysql', '-u', 'root', '-pS3cr3tP4ssw0rd'], { runDir });
+    const half = GHP.slice(20);
+    await wrap(runDir, `echo ${GHP.slice(0, 20)}\\\n${half}`);
+    const secrets = ['R8x2Kq9Lm4Tz7Vw1Yb6N', 'Zq8hunter2x', 'swordfish9Q', 'S3cr3tP4ssw0rd', half];
+    for (const args of [['list', '--limit', '0'], ['list', '--json'], ['stats'], ['stats', '--json']]) {
+      const r = await ctxwrap(args, { runDir, env: { COLUMNS: '400' } });
+      expect(r.exitCode).toBe(0);
+      for (const s of secrets) expect(r.stdout, `${args.join(' ')} shows ${s}`).not.toContain(s);
+    }
+    const list = JSON.parse((await ctxwrap(['list', '--json'], { runDir })).stdout) as {
+      command: string[];
+    }[];
+    const all = list.map((r) => r.command.join(' ')).join('\n');
+    expect(all).toContain('MYSQL_PWD=[redacted:password]');
+    expect(all).toContain('-p[redacted:password]');
+    expect(all).toContain('GH=[redacted:github-token]; echo deployed');
+  });
+});
+
+describe('6: raw controls never reach JSON', () => {
+  it('list --json escapes U+009B, U+202E and U+2028 in the command', async () => {
+    const runDir = tempDir();
+    await ctxwrap(['--', 'echo', 'a\u009b31mb', 'c\u202ed', 'e\u2028f', 'g\u034fh'], { runDir });
+    const r = await ctxwrap(['list', '--json'], { runDir });
+    expect(r.stdout).not.toMatch(/[\u009b\u202e\u2028\u034f]/);
+    expect(r.stdout).toContain('\\u009b');
+    expect(r.stdout).toContain('\\u202e');
+    const [entry] = JSON.parse(r.stdout) as { command: string[] }[];
+    expect(entry?.command).toEqual(['echo', 'a\u009b31mb', 'c\u202ed', 'e\u2028f', 'g\u034fh']);
+    const text = await ctxwrap(['list'], { runDir });
+    expect(text.stdout).not.toMatch(/[\u009b\u202e\u2028]/);
+  });
+});
