@@ -539,14 +539,16 @@ export function redact(text: string): string {
 
 // Names of environment variables and shell assignments that hold a credential: MYSQL_PWD,
 // PGPASSWORD, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, NPM_AUTH, DB_CREDENTIALS, ...
-const SECRET_NAME = String.raw`[A-Za-z_][A-Za-z0-9_]*?(?:PWD|PASS|PASSWD|PASSWORD|PASSPHRASE|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?|COOKIE|SESSION)[A-Za-z0-9_]*`;
+const SECRET_NAME =
+  '[A-Za-z_][A-Za-z0-9_]*?(?:PWD|PASS|PASSWD|PASSWORD|PASSPHRASE|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?|COOKIE|SESSION)[A-Za-z0-9_]*';
 // A value on a command line: quoted, or up to the next space or shell operator.
 const ARG_VALUE = String.raw`(?:'[^']*'?|"(?:[^"\\]|\\.)*"?|[^\s;&|<>()'"]+)`;
 const SECRET_ASSIGNMENT = new RegExp(String.raw`(?<![\w$-])(${SECRET_NAME}=)(${ARG_VALUE})`, 'gi');
 // Options that take a credential: --password=x, --password x, --token x, --api-key=x, ...
-const SECRET_FLAG_NAME = String.raw`--?(?:[a-z]+-)*(?:password|passwd|pass|passphrase|token|secret|api-?key|access-?key|auth(?:-?token)?|client-?secret|private-?key|cookie)`;
+const SECRET_FLAG_NAME =
+  '--?(?:[a-z]+-)*(?:password|passwd|pass|passphrase|token|secret|api-?key|access-?key|auth(?:-?token)?|client-?secret|private-?key|cookie)';
 const SECRET_FLAG = new RegExp(String.raw`(?<![\w-])(${SECRET_FLAG_NAME}(?:=|\s+))(${ARG_VALUE})`, 'gi');
-const SECRET_FLAG_ALONE = new RegExp(String.raw`^${SECRET_FLAG_NAME}$`, 'i');
+const SECRET_FLAG_ALONE = new RegExp(`^${SECRET_FLAG_NAME}$`, 'i');
 // Programs whose -p takes the password glued to it (mysql -pS3cr3t) or as the next word (sshpass -p x).
 const GLUED_P = /(?<![\w-])((?:mysql\w*|mariadb[\w-]*)\b[^;&|\n]*?\s-p)([^\s;&|]+)/gi;
 const SEPARATE_P =

@@ -9,7 +9,7 @@
 // U+3164, U+FE0F, ...); C0 controls are escaped by JSON.stringify already.
 const UNSAFE = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Co}\p{Cn}]/gu;
 
-function escape(char: string): string {
+function escapeChar(char: string): string {
   let out = '';
   for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;
@@ -17,5 +17,5 @@ function escape(char: string): string {
 
 /** `JSON.stringify(value, null, space)` with unsafe characters escaped (see above). */
 export function safeJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(UNSAFE, escape);
+  return JSON.stringify(value, null, space).replace(UNSAFE, escapeChar);
 }
