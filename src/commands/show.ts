@@ -1,7 +1,7 @@
 /** `ctxwrap show <id>`: print a result's summary again, byte for byte. */
 import { createReadStream } from 'node:fs';
+import { stateOf } from '../store/registry.js';
 import {
-  isAbandoned,
   openStoredOutput,
   type ResultMeta,
   readMeta,
@@ -47,7 +47,7 @@ export async function summarizeStored(path: string, meta: ResultMeta, fd?: numbe
   const status =
     meta.state === 'complete'
       ? meta.status
-      : isAbandoned(meta)
+      : stateOf(meta) === 'incomplete'
         ? `incomplete: ctxwrap stopped before the command ended; ${bytes} bytes were captured`
         : 'still running';
   const started = Date.parse(meta.startedAt);

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../parse-duration.js';
 import { ID_PATTERN } from './ids.js';
-import { isAbandoned, parseMeta, type ResultMeta } from './results.js';
+import { parseMeta, type ResultMeta, writerLiveness } from './results.js';
 import type { RunDir } from './run-dir.js';
 import { readFileNoFollow } from './safe-open.js';
 
@@ -27,9 +27,20 @@ export interface Entry {
   startedMs: number;
 }
 
-export function stateOf(meta: ResultMeta): ResultState {
+/**
+ * A result whose writer could be checked by its pid alone (metadata from an older ctxwrap, or a
+ * system without /proc) and that has been "running" for longer than this is taken to be
+ * incomplete, so that a pid held by another process cannot keep it running for ever.
+ */
+export const UNVERIFIED_RUNNING_MS = DEFAULT_TTL_MS;
+
+export function stateOf(meta: ResultMeta, now = Date.now()): ResultState {
   if (meta.state === 'complete') return 'complete';
-  return isAbandoned(meta) ? 'incomplete' : 'running';
+  const liveness = writerLiveness(meta);
+  if (liveness === 'gone') return 'incomplete';
+  if (liveness === 'unverified' && now - Date.parse(meta.startedAt) > UNVERIFIED_RUNNING_MS)
+    return 'incomplete';
+  return 'running';
 }
 
 /** True when a finished result is older than the time to live. A running result never expires. */

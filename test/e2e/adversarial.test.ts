@@ -2,10 +2,10 @@
  * Issue 13, reliability round 2: adversarial outputs and command lines against the built CLI.
  * Each case spawns bin/ctxwrap.js on a real command in a temp run directory.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, onlyId, storedMeta, tempDir } from '../helpers.js';
+import { ctxwrap, onlyId, storedIds, storedMeta, tempDir, waitFor } from '../helpers.js';
 
 /** Runs `sh -c script` under ctxwrap, feeding `input` on stdin when given. */
 function wrap(runDir: string, script: string, input?: string, extra: string[] = []) {
@@ -195,5 +195,76 @@ describe('3: forged ctxwrap lines are escaped behind invisible characters and lo
     const runDir = tempDir();
     const r = await wrap(runDir, "printf '12:30:01 INFO started\\nctxwrapper built\\n[ctx] ok\\n'");
     expect(r.stdout).toContain('12:30:01 INFO started\nctxwrapper built\n[ctx] ok\n');
+  });
+});
+
+describe('7: a running result is identified by pid and process start time', () => {
+  /** Makes a finished result look like one still being written by `pid`. */
+  async function fakeRunning(runDir: string, fields: Record<string, unknown>): Promise<string> {
+    await wrap(runDir, 'echo hello');
+    const id = storedIds(runDir).at(-1) as string;
+    const path = join(runDir, 'tool_results', `${id}.json`);
+    const meta = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    meta.state = 'running';
+    delete meta.exitCode;
+    Object.assign(meta, fields);
+    for (const [k, v] of Object.entries(fields)) if (v === undefined) delete meta[k];
+    writeFileSync(path, JSON.stringify(meta));
+    rmSync(join(runDir, 'tool_results', `${id}.summary.txt`), { force: true });
+    return id;
+  }
+  const startOf = (pid: number) =>
+    Number(readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.split(' ')[19]);
+
+  it('pid 1 recorded inside another PID namespace, or a reused pid, is incomplete and cleaned', async () => {
+    const runDir = tempDir();
+    const ns = await fakeRunning(runDir, { pid: 1, pidStart: startOf(1) + 4242 });
+    const reused = await fakeRunning(runDir, { pid: process.pid, pidStart: startOf(process.pid) + 7 });
+    const list = JSON.parse(String((await ctxwrap(['list', '--json'], { runDir })).stdout)) as {
+      id: string;
+      state: string;
+    }[];
+    expect(list.find((r) => r.id === ns)?.state).toBe('incomplete');
+    expect(list.find((r) => r.id === reused)?.state).toBe('incomplete');
+    const clean = await ctxwrap(['clean', '--all'], { runDir });
+    expect(clean.stdout).not.toContain('still running');
+    expect(storedIds(runDir)).toEqual([]);
+  });
+
+  it('a pid-only record from an older ctxwrap expires after the time to live', async () => {
+    const runDir = tempDir();
+    const old = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    await fakeRunning(runDir, { pid: 1, pidStart: undefined, startedAt: old });
+    const list = await ctxwrap(['list'], { runDir });
+    expect(list.stdout).toContain('no results');
+    await ctxwrap(['clean'], { runDir });
+    expect(storedIds(runDir)).toEqual([]);
+  });
+
+  it('a live run is running (its start time recorded) until its ctxwrap is killed', async () => {
+    const runDir = tempDir();
+    const pidFile = join(tempDir(), 'child.pid');
+    const run = ctxwrap(['-c', `echo $$ > '${pidFile}'; exec sleep 30`], { runDir });
+    try {
+      await waitFor(
+        () =>
+          storedIds(runDir).length === 1 &&
+          existsSync(pidFile) &&
+          readFileSync(pidFile, 'utf8').endsWith('\n'),
+      );
+      const id = onlyId(runDir);
+      expect(storedMeta(runDir, id).pidStart).toBe(startOf(run.pid as number));
+      expect(String((await ctxwrap(['list'], { runDir })).stdout)).toContain('running');
+      process.kill(run.pid as number, 'SIGKILL');
+      await run;
+      expect(String((await ctxwrap(['list'], { runDir })).stdout)).toContain('incomplete');
+    } finally {
+      const child = Number(readFileSync(pidFile, 'utf8'));
+      try {
+        process.kill(child, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
   });
 });
