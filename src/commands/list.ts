@@ -6,7 +6,16 @@ import { maybePrune } from '../store/prune.js';
 import { type Entry, isExpired, listEntries, type ResultState } from '../store/registry.js';
 import { type ResultMeta, resultPaths } from '../store/results.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
-import { commandText, formatAge, maskedCommand, shorten, storedBytes } from './describe-result.js';
+import {
+  commandText,
+  countStoredLines,
+  formatAge,
+  maskedCommand,
+  shorten,
+  storageCut,
+  storageCutText,
+  storedBytes,
+} from './describe-result.js';
 
 /** Colours for a terminal; list prints plain text without them. */
 export interface ListPaint {
@@ -36,8 +45,13 @@ export interface ListedResult {
   exitCode?: number;
   endReason?: string;
   status?: string;
+  /** Lines stored (counted in the file when the run did not end whole). */
   lines?: number;
+  /** Bytes stored. */
   bytes: number;
+  /** Set when the command printed more than was stored: what it printed, and why the rest is missing. */
+  outputBytes?: number;
+  cutShort?: string;
   source: ResultMeta['source'];
   command: string[];
   name?: string;
@@ -66,6 +80,10 @@ export async function listResults(opts: ListOptions): Promise<number> {
 function describe(dir: RunDir, entry: Entry, now: number): ListedResult {
   const m = entry.meta;
   const note = readNote(dir, m);
+  const bytes = storedBytes(dir, m);
+  const cut = storageCut(m, bytes);
+  const whole = entry.state === 'complete' && !cut && m.lines !== undefined;
+  const lines = whole ? m.lines : countStoredLines(resultPaths(dir, m.id).output);
   return {
     id: m.id,
     state: entry.state,
@@ -74,8 +92,9 @@ function describe(dir: RunDir, entry: Entry, now: number): ListedResult {
     ...(entry.state === 'complete' && m.exitCode !== undefined ? { exitCode: m.exitCode } : {}),
     ...(m.endReason ? { endReason: m.endReason } : {}),
     ...(m.status ? { status: m.status } : {}),
-    ...(entry.state === 'complete' && m.lines !== undefined ? { lines: m.lines } : {}),
-    bytes: storedBytes(dir, m),
+    ...(lines !== undefined ? { lines } : {}),
+    bytes,
+    ...(cut ? { outputBytes: cut.total, cutShort: storageCutText(cut) } : {}),
     source: m.source,
     command: maskedCommand(m),
     ...(m.name ? { name: m.name } : {}),
@@ -88,6 +107,7 @@ function describe(dir: RunDir, entry: Entry, now: number): ListedResult {
 function exitText(r: ListedResult): string {
   if (r.state !== 'complete') return r.state;
   const code = r.exitCode === undefined ? '?' : String(r.exitCode);
+  if (r.cutShort) return `${code} cut short`;
   if (r.endReason === 'timeout') return `${code} timeout`;
   if (r.endReason === 'signal' || r.endReason === 'interrupted')
     return `${code} ${r.endReason === 'signal' ? 'killed' : 'interrupted'}`;

@@ -22,6 +22,7 @@ import { record } from '../store/ledger.js';
 import { stateOf } from '../store/registry.js';
 import { openStoredOutput, type ResultMeta, readMeta } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
+import { storageCut, storageCutText } from './describe-result.js';
 
 /** Default of `--max-chars`: about a thousand tokens. */
 export const DEFAULT_MAX_CHARS = 4000;
@@ -133,13 +134,13 @@ function select(
         );
       },
     );
-    closing = () => grepNote(spec, out, found, meta);
+    closing = () => grepNote(spec, out, found, meta, size);
   } else {
     const shown =
       spec.kind === 'last'
         ? selectLast(fd, size, spec.count, known, add)
         : selectForward(fd, rangesOf(spec), known, add);
-    closing = () => rangeNote(spec, out, shown, meta);
+    closing = () => rangeNote(spec, out, shown, meta, size);
   }
   // Raw bytes go to stdout alone: the note then goes to stderr and takes no room.
   if (!opts.raw) return { out, note: out.fit(closing) };
@@ -221,14 +222,22 @@ function restOf(ranges: LineRange[], from: number, total: number): string {
     .join(',');
 }
 
-function stateNote(meta: ResultMeta): string | undefined {
+function stateNote(meta: ResultMeta, size: number): string | undefined {
+  const cut = storageCut(meta, size);
+  if (cut) return `${meta.id} is cut short: ${storageCutText(cut)}; its last line may be incomplete`;
   const state = stateOf(meta);
   if (state === 'running') return `${meta.id} is still running`;
   if (state === 'incomplete') return `${meta.id} is incomplete: ctxwrap stopped before the command ended`;
   return undefined;
 }
 
-function rangeNote(spec: LineSpec, out: BoundedOutput, shown: Shown, meta: ResultMeta): string | undefined {
+function rangeNote(
+  spec: LineSpec,
+  out: BoundedOutput,
+  shown: Shown,
+  meta: ResultMeta,
+  size: number,
+): string | undefined {
   const parts: string[] = [];
   const lines = `${formatCount(shown.total)} line${shown.total === 1 ? '' : 's'}`;
   if (shown.total === 0) parts.push(`${meta.id} has no output`);
@@ -254,7 +263,7 @@ function rangeNote(spec: LineSpec, out: BoundedOutput, shown: Shown, meta: Resul
   ) {
     parts.push(`${meta.id} has ${lines}`);
   }
-  const state = stateNote(meta);
+  const state = stateNote(meta, size);
   if (state) parts.push(state);
   return parts.length ? `[ctxwrap: ${parts.join('; ')}]` : undefined;
 }
@@ -276,6 +285,7 @@ function grepNote(
   out: BoundedOutput,
   found: { matches: number; lines: number; firstUnshown?: number },
   meta: ResultMeta,
+  size: number,
 ): string {
   const searched = `${formatCount(found.lines)} line${found.lines === 1 ? '' : 's'} searched`;
   const parts: string[] = [];
@@ -292,7 +302,7 @@ function grepNote(
       `${formatCount(shownMatches)} of ${formatCount(found.matches)} matching lines shown (${searched}); the rest did not fit in --max-chars ${out.max}${Number.isFinite(next) ? `, next at line ${next}` : ''}: narrow the pattern or raise --max-chars`,
     );
   }
-  const state = stateNote(meta);
+  const state = stateNote(meta, size);
   if (state) parts.push(state);
   return `[ctxwrap: ${parts.join('; ')}]`;
 }

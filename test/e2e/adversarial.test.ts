@@ -4,8 +4,9 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, onlyId, storedIds, storedMeta, tempDir, waitFor } from '../helpers.js';
+import { BIN, cleanEnv, ctxwrap, onlyId, storedIds, storedMeta, tempDir, waitFor } from '../helpers.js';
 
 /** Runs `sh -c script` under ctxwrap, feeding `input` on stdin when given. */
 function wrap(runDir: string, script: string, input?: string, extra: string[] = []) {
@@ -266,5 +267,34 @@ describe('7: a running result is identified by pid and process start time', () =
         /* already gone */
       }
     }
+  });
+});
+
+describe('5: a result cut short by a full disk says so', () => {
+  it('show, read and list honour storedBytes and cutShort (a file size limit stands for the full disk)', async () => {
+    const runDir = tempDir();
+    // 1000 blocks of 512 bytes: the stored file stops at 512,000 bytes of about 2 MB.
+    const inner = `trap '' XFSZ; ulimit -f 1000; exec node '${BIN}' -c 'seq 1 300000; echo "error: the last line"; exit 3'`;
+    const run = await execa('sh', ['-c', inner], { env: cleanEnv(runDir), extendEnv: false, reject: false });
+    expect(run.exitCode).toBe(3);
+    const id = onlyId(runDir);
+    expect(storedMeta(runDir, id).storedBytes).toBe(512_000);
+    const show = String((await ctxwrap(['show', id], { runDir })).stdout);
+    expect(show).toContain('only 512 kB of the 2.0 MB output is stored');
+    const last = String((await ctxwrap(['read', id, '--lines', 'last:3'], { runDir })).stdout);
+    expect(last).toMatch(/^87185: 87\n/m);
+    expect(last).toContain(`${id} is cut short: only 512 kB of the 2.0 MB output is stored`);
+    const list = String((await ctxwrap(['list'], { runDir })).stdout);
+    expect(list).toMatch(/3 cut short +87,185 +512 kB/);
+    const json = JSON.parse(String((await ctxwrap(['list', '--json'], { runDir })).stdout)) as Record<
+      string,
+      unknown
+    >[];
+    expect(json[0]).toMatchObject({ bytes: 512_000, lines: 87_185, outputBytes: 1_988_916 });
+    // With no saved summary (the disk was full when it was due), show rebuilds it from the stored part.
+    rmSync(join(runDir, 'tool_results', `${id}.summary.txt`));
+    const rebuilt = String((await ctxwrap(['show', id], { runDir })).stdout);
+    expect(rebuilt).toContain('cut short: only 512 kB of the 2.0 MB output is stored');
+    expect(rebuilt).toContain('87,185 lines');
   });
 });
