@@ -298,3 +298,60 @@ describe('5: a result cut short by a full disk says so', () => {
     expect(rebuilt).toContain('87,185 lines');
   });
 });
+
+describe('9/10: read within --max-chars, and list of an incomplete result', () => {
+  async function threeLines(runDir: string): Promise<string> {
+    await wrap(runDir, `python3 -c 'print("x" * 193); print("\\u00e9" * 120); print("short")'`);
+    return onlyId(runDir);
+  }
+
+  it('--lines 1 --max-chars 50 shows the line cut, never a note pointing back at itself', async () => {
+    const runDir = tempDir();
+    const id = await threeLines(runDir);
+    const r = String((await ctxwrap(['read', id, '--lines', '1', '--max-chars', '50'], { runDir })).stdout);
+    expect(r).toMatch(/^1: x+…\[\d+ chars omitted\]…x+\n$/);
+    expect(r.length).toBeLessThanOrEqual(50);
+    const two = String(
+      (await ctxwrap(['read', id, '--lines', '1-3', '--max-chars', '120'], { runDir })).stdout,
+    );
+    expect(two).toMatch(/^1: x+…/);
+    expect(two).toContain('more: --lines 2-3');
+    expect(two).not.toContain(': --lines 1-3');
+    expect(two.length).toBeLessThanOrEqual(120);
+  });
+
+  it('--max-chars 260 shows a 193-character line whole', async () => {
+    const runDir = tempDir();
+    const id = await threeLines(runDir);
+    const r = String((await ctxwrap(['read', id, '--lines', '1', '--max-chars', '260'], { runDir })).stdout);
+    expect(r).toBe(`1: ${'x'.repeat(193)}\n`);
+  });
+
+  it('--raw --max-chars never cuts inside a UTF-8 character, and says the line was cut', async () => {
+    const runDir = tempDir();
+    const id = await threeLines(runDir);
+    const r = await ctxwrap(['read', id, '--raw', '--lines', '2', '--max-chars', '101'], {
+      runDir,
+      encoding: 'buffer',
+    });
+    const bytes = Buffer.from(r.stdout as unknown as Uint8Array);
+    expect(bytes.length).toBe(100);
+    expect(bytes.toString('utf8')).toBe('\u00e9'.repeat(50));
+    expect(Buffer.from(r.stderr as unknown as Uint8Array).toString()).toContain('line 2 cut from 241 bytes');
+  });
+
+  it('list counts the stored lines of an incomplete result, as show does', async () => {
+    const runDir = tempDir();
+    await wrap(runDir, 'seq 1 11');
+    const id = onlyId(runDir);
+    const path = join(runDir, 'tool_results', `${id}.json`);
+    const meta = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    Object.assign(meta, { state: 'running', pid: 999_999_999 });
+    writeFileSync(path, JSON.stringify(meta));
+    rmSync(join(runDir, 'tool_results', `${id}.summary.txt`), { force: true });
+    const show = String((await ctxwrap(['show', id], { runDir })).stdout);
+    expect(show).toContain('11 lines');
+    const list = String((await ctxwrap(['list'], { runDir })).stdout);
+    expect(list).toMatch(/incomplete +11 /);
+  });
+});
