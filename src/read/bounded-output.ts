@@ -64,7 +64,13 @@ export class BoundedOutput {
    * Adds a line; false (and nothing added) when it does not fit. A first raw line longer than
    * the whole limit is cut, at a character boundary.
    */
-  add(line: number, out: string | Buffer, match = true, recut?: OutputLine['recut'], length?: number): boolean {
+  add(
+    line: number,
+    out: string | Buffer,
+    match = true,
+    recut?: OutputLine['recut'],
+    length?: number,
+  ): boolean {
     if (out.length > this.max && typeof out !== 'string' && this.lines.length === 0) {
       this.trimmed = { line, length: length ?? out.length };
       out = recut ? recut(this.max) : utf8Prefix(out, this.max);
