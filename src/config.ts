@@ -1,12 +1,14 @@
 /**
- * Configuration resolves here and nowhere else: defaults, then CTXWRAP_* environment variables,
- * then command-line flags. Each value is checked once, with a one-line error naming what is
- * accepted.
+ * Configuration resolves here: defaults, then CTXWRAP_* environment variables (read and checked
+ * in env.ts), then command-line flags. A bad flag is a one-line error (exit 2); a bad variable,
+ * on the path every wrapped command takes, is warned about and its default used.
  */
-import { CtxwrapError, quoted } from './errors.js';
-import { parseDuration } from './parse-duration.js';
-import { resolveRunDir } from './store/run-dir.js';
+import { type FailOpen, readEnv, resolveRunDir } from './env.js';
+import { MAX_TIMER_MS, parseDuration } from './parse-duration.js';
+import { parseRatio, parseWhole } from './parse-number.js';
 import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary/render.js';
+
+export { parseWhole };
 
 export interface RunFlags {
   runDir?: string;
@@ -38,56 +40,41 @@ export const DEFAULT_DRAIN_MS = 500;
 /** When ctxwrap's stdin is a pipe or socket that stays silent this long, the command gets EOF. */
 export const DEFAULT_STDIN_WAIT_MS = 2000;
 
-function pick(flag: string | undefined, env: string | undefined): [string | undefined, string] {
-  if (flag !== undefined) return [flag, 'flag'];
-  if (env !== undefined && env !== '') return [env, 'env'];
-  return [undefined, ''];
-}
-
-export function parseWhole(text: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(text.replace(/_/g, ''));
-  if (!/^\s*\d[\d_]*\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
-    throw new CtxwrapError(`${what} takes a whole number ${range} (got '${quoted(text)}')`);
-  }
-  return n;
-}
-
-export function resolveRunConfig(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): RunConfig {
-  const [budgetText, budgetFrom] = pick(flags.budget, env.CTXWRAP_BUDGET);
+/**
+ * The run's configuration. Without `warn`, a bad environment value throws like a bad flag;
+ * with it (the CLI), the value is reported in one line and its default used.
+ */
+export function resolveRunConfig(
+  flags: RunFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  warn?: (text: string) => void,
+): RunConfig {
+  const open = (fallback: string): FailOpen | undefined => (warn ? { warn, fallback } : undefined);
   const budget =
-    budgetText === undefined
-      ? DEFAULT_BUDGET
-      : parseWhole(budgetText, budgetFrom === 'env' ? 'CTXWRAP_BUDGET' : '--budget', 200);
-  const [ratioText, ratioFrom] = pick(flags.tailRatio, env.CTXWRAP_TAIL_RATIO);
-  let tailRatio = DEFAULT_TAIL_RATIO;
-  if (ratioText !== undefined) {
-    tailRatio = Number(ratioText);
-    if (!/^\s*\d*\.?\d+\s*$/.test(ratioText) || tailRatio < 0 || tailRatio > 1) {
-      throw new CtxwrapError(
-        `${ratioFrom === 'env' ? 'CTXWRAP_TAIL_RATIO' : '--tail-ratio'} takes a number from 0 to 1 (got '${quoted(ratioText)}')`,
-      );
-    }
-  }
+    flags.budget !== undefined
+      ? parseWhole(flags.budget, '--budget', 200)
+      : (readEnv(env, 'CTXWRAP_BUDGET', open(`the default ${DEFAULT_BUDGET}`)) ?? DEFAULT_BUDGET);
+  const tailRatio =
+    flags.tailRatio !== undefined
+      ? parseRatio(flags.tailRatio, '--tail-ratio')
+      : (readEnv(env, 'CTXWRAP_TAIL_RATIO', open(`the default ${DEFAULT_TAIL_RATIO}`)) ?? DEFAULT_TAIL_RATIO);
   const inlineThreshold =
     flags.inlineThreshold === undefined ? budget : parseWhole(flags.inlineThreshold, '--inline-threshold', 0);
-  const [timeoutText, timeoutFrom] = pick(flags.timeout, env.CTXWRAP_TIMEOUT);
+  const timeoutMs =
+    flags.timeout !== undefined
+      ? parseDuration(flags.timeout, '--timeout', MAX_TIMER_MS)
+      : readEnv(env, 'CTXWRAP_TIMEOUT', open('no timeout'));
   const config: RunConfig = {
     runDir: resolveRunDir(flags.runDir, env),
     budget,
     tailRatio,
     inlineThreshold,
-    killGraceMs: env.CTXWRAP_KILL_GRACE
-      ? parseDuration(env.CTXWRAP_KILL_GRACE, 'CTXWRAP_KILL_GRACE')
-      : DEFAULT_KILL_GRACE_MS,
-    drainMs: env.CTXWRAP_DRAIN ? parseDuration(env.CTXWRAP_DRAIN, 'CTXWRAP_DRAIN') : DEFAULT_DRAIN_MS,
-    stdinWaitMs: env.CTXWRAP_STDIN_WAIT
-      ? parseDuration(env.CTXWRAP_STDIN_WAIT, 'CTXWRAP_STDIN_WAIT')
-      : DEFAULT_STDIN_WAIT_MS,
-    shell: pick(flags.shell, env.CTXWRAP_SHELL)[0] ?? '/bin/sh',
+    killGraceMs: readEnv(env, 'CTXWRAP_KILL_GRACE', open('the default 3s')) ?? DEFAULT_KILL_GRACE_MS,
+    drainMs: readEnv(env, 'CTXWRAP_DRAIN', open('the default 500ms')) ?? DEFAULT_DRAIN_MS,
+    stdinWaitMs: readEnv(env, 'CTXWRAP_STDIN_WAIT', open('the default 2s')) ?? DEFAULT_STDIN_WAIT_MS,
+    shell: flags.shell ?? readEnv(env, 'CTXWRAP_SHELL') ?? '/bin/sh',
   };
-  if (timeoutText !== undefined)
-    config.timeoutMs = parseDuration(timeoutText, timeoutFrom === 'env' ? 'CTXWRAP_TIMEOUT' : '--timeout');
+  if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
   return config;
 }
 
@@ -114,9 +101,7 @@ export interface SearchConfig {
 }
 
 export function resolveSearchConfig(flags: SearchFlags, env: NodeJS.ProcessEnv = process.env): SearchConfig {
-  const [indexText] = pick(undefined, env.CTXWRAP_INDEX_BYTES);
-  const indexBytes =
-    indexText === undefined ? DEFAULT_INDEX_BYTES : parseWhole(indexText, 'CTXWRAP_INDEX_BYTES', 2);
+  const indexBytes = readEnv(env, 'CTXWRAP_INDEX_BYTES') ?? DEFAULT_INDEX_BYTES;
   return {
     runDir: resolveRunDir(flags.runDir, env),
     limit: flags.limit === undefined ? DEFAULT_SEARCH_LIMIT : parseWhole(flags.limit, '--limit', 1, 100),

@@ -7,10 +7,10 @@
  */
 import { appendFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { resolveRunDir } from '../env.js';
 import { CtxwrapError } from '../errors.js';
 import { decide, type PreToolUseInput, SESSION_ID_PATTERN, shellQuote } from '../hook/claude-hook.js';
 import { ancestorsAddRules, loadBashRules, settingsFiles } from '../hook/permission-rules.js';
-import { resolveRunDir } from '../store/run-dir.js';
 
 export interface HookOptions {
   /** Which agent's protocol: only `claude` for now. */

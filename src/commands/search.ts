@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
+import { resolveTtl } from '../env.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import { type Coverage, DEFAULT_COVERAGE } from '../search/build.js';
 import { renderHits, renderJson } from '../search/format.js';
@@ -13,7 +14,7 @@ import { queryTerms } from '../search/tokenize.js';
 import { shieldFor } from '../shield.js';
 import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
-import { isExpired, listEntries, resolveTtl } from '../store/registry.js';
+import { isExpired, listEntries } from '../store/registry.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
 

@@ -7,9 +7,10 @@
  */
 import { lstatSync, readdirSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveTtl } from '../env.js';
 import { ID_PATTERN } from './ids.js';
 import { ledgerPath } from './ledger.js';
-import { type Entry, listEntries, resolveTtl } from './registry.js';
+import { type Entry, listEntries } from './registry.js';
 import { writeAtomic } from './results.js';
 import type { RunDir } from './run-dir.js';
 

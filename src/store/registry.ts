@@ -4,18 +4,10 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDuration } from '../parse-duration.js';
 import { ID_PATTERN } from './ids.js';
 import { parseMeta, type ResultMeta, writerLiveness } from './results.js';
 import type { RunDir } from './run-dir.js';
 import { readFileNoFollow } from './safe-open.js';
-
-/** Default time to live of a result: 7 days (CTXWRAP_TTL overrides). */
-export const DEFAULT_TTL_MS = 7 * 86_400_000;
-
-export function resolveTtl(env: NodeJS.ProcessEnv = process.env): number {
-  return env.CTXWRAP_TTL ? parseDuration(env.CTXWRAP_TTL, 'CTXWRAP_TTL') : DEFAULT_TTL_MS;
-}
 
 /** A result's state as list and search see it. */
 export type ResultState = 'complete' | 'running' | 'incomplete';

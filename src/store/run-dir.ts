@@ -1,24 +1,11 @@
 import { lstatSync, mkdirSync, type Stats, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
 
 /** Where results live: `<root>/tool_results/<id>.txt` and its metadata beside it. */
 export interface RunDir {
   root: string;
   results: string;
-}
-
-/**
- * The run directory: `--run-dir`, else `CTXWRAP_RUN_DIR`, else `$XDG_STATE_HOME/ctxwrap`
- * (`~/.local/state/ctxwrap`), so that a result can be read by id from any working directory.
- */
-export function resolveRunDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = flag ?? env.CTXWRAP_RUN_DIR;
-  if (chosen !== undefined && chosen !== '') return resolve(chosen);
-  const state =
-    env.XDG_STATE_HOME && env.XDG_STATE_HOME !== '' ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return resolve(state, 'ctxwrap');
 }
 
 export function runDirAt(root: string): RunDir {

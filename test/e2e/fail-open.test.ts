@@ -4,20 +4,22 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
-  cleanEnv,
+  canMount,
   ctxwrap,
+  mountTmpfs,
   onlyId,
+  remountReadOnly,
   script,
+  sh,
   storedIds,
   storedMeta,
   storedOutput,
+  tempDir,
   waitFor,
-} from '../helpers.js';
-import { canMount, mountTmpfs, remountReadOnly, scratch } from './reliability-support.js';
+} from '../support.js';
 
 const NOT_STORING = (why: string) => `ctxwrap: not storing output (${why}); running the command as is\n`;
 
@@ -31,7 +33,7 @@ async function mixedAt(runDir: string) {
 
 describe('nothing can be stored: the command runs as is', () => {
   it('a regular file where the run directory must be', async () => {
-    const runDir = join(scratch(), 'file');
+    const runDir = join(tempDir(), 'file');
     writeFileSync(runDir, 'in the way\n');
     expect(await mixedAt(runDir)).toBe(
       `${NOT_STORING(`run directory ${runDir} is not a directory (a file is in the way)`)}err 1\nerr 2\n`,
@@ -40,7 +42,7 @@ describe('nothing can be stored: the command runs as is', () => {
   });
 
   it('a regular file where tool_results must be', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     writeFileSync(join(runDir, 'tool_results'), '');
     const results = join(runDir, 'tool_results');
     expect(await mixedAt(runDir)).toBe(
@@ -49,7 +51,7 @@ describe('nothing can be stored: the command runs as is', () => {
   });
 
   it('a regular file where a parent of the run directory must be', async () => {
-    const parent = join(scratch(), 'parent');
+    const parent = join(tempDir(), 'parent');
     writeFileSync(parent, '');
     const runDir = join(parent, 'run');
     expect(await mixedAt(runDir)).toBe(
@@ -60,14 +62,14 @@ describe('nothing can be stored: the command runs as is', () => {
   it('a read-only file system (tmpfs remounted ro), empty or with tool_results already there', async () => {
     if (!canMount()) {
       // Mounting is refused here: assert the refusal a root-proof obstacle gives instead.
-      const runDir = join(scratch(), 'file');
+      const runDir = join(tempDir(), 'file');
       writeFileSync(runDir, '');
       expect(await mixedAt(runDir)).toBe(
         `${NOT_STORING(`run directory ${runDir} is not a directory (a file is in the way)`)}err 1\nerr 2\n`,
       );
       return;
     }
-    const empty = scratch();
+    const empty = tempDir();
     mountTmpfs(empty, '64k');
     remountReadOnly(empty);
     expect(await mixedAt(empty)).toBe(
@@ -77,7 +79,7 @@ describe('nothing can be stored: the command runs as is', () => {
     expect(await mixedAt(nested)).toBe(
       `${NOT_STORING(`cannot create run directory ${join(empty, 'a')}: read-only file system`)}err 1\nerr 2\n`,
     );
-    const used = scratch();
+    const used = tempDir();
     mountTmpfs(used, '64k');
     await ctxwrap(['--', 'echo', 'first'], { runDir: used });
     expect(storedIds(used)).toHaveLength(1);
@@ -89,7 +91,7 @@ describe('nothing can be stored: the command runs as is', () => {
   });
 
   it('a run directory owned by another user', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     chownSync(runDir, 12345, 12345);
     expect(await mixedAt(runDir)).toBe(
       `${NOT_STORING(`run directory ${runDir} belongs to another user (uid 12345); use --run-dir`)}err 1\nerr 2\n`,
@@ -97,7 +99,7 @@ describe('nothing can be stored: the command runs as is', () => {
   });
 
   it('a run directory, or tool_results, writable by others', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     chmodSync(runDir, 0o777);
     expect(await mixedAt(runDir)).toBe(
       `${NOT_STORING(`run directory ${runDir} is writable by others (mode 0777); chmod 700 it or use --run-dir`)}err 1\nerr 2\n`,
@@ -111,8 +113,8 @@ describe('nothing can be stored: the command runs as is', () => {
   });
 
   it('a tool_results that is a symbolic link, even to a directory of its own', async () => {
-    const runDir = scratch();
-    const elsewhere = scratch();
+    const runDir = tempDir();
+    const elsewhere = tempDir();
     symlinkSync(elsewhere, join(runDir, 'tool_results'));
     expect(await mixedAt(runDir)).toBe(
       `${NOT_STORING(`run directory ${join(runDir, 'tool_results')} is a symbolic link; ctxwrap does not follow links in its run directory`)}err 1\nerr 2\n`,
@@ -120,7 +122,7 @@ describe('nothing can be stored: the command runs as is', () => {
   });
 
   it('passes stdin through for `ctxwrap -`, and the exit status of a command not found', async () => {
-    const runDir = join(scratch(), 'file');
+    const runDir = join(tempDir(), 'file');
     writeFileSync(runDir, '');
     const piped = await ctxwrap(['-'], { runDir, input: 'piped body\n' });
     expect([piped.exitCode, piped.stdout]).toEqual([0, 'piped body\n']);
@@ -152,12 +154,7 @@ describe('storing stops mid-capture: the summary, and one line saying how much w
 
   /** `seq 1 100000` under a file size limit of 32 kB (ulimit -f 64): holds for root, needs no mount. */
   async function underFileSizeLimit(runDir: string) {
-    const r = await execa('/bin/sh', ['-c', `ulimit -f 64; exec node "${BIN}" -- seq 1 100000`], {
-      env: cleanEnv(runDir),
-      extendEnv: false,
-      reject: false,
-      stripFinalNewline: false,
-    });
+    const r = await sh(`ulimit -f 64; exec node "${BIN}" -- seq 1 100000`, { runDir });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^\[ctxwrap seq_[0-9a-f]{8}\] exit 0 · 100,000 lines · 589 kB/);
     expect(r.stdout).toMatch(/\n100000\n$/);
@@ -165,7 +162,7 @@ describe('storing stops mid-capture: the summary, and one line saying how much w
   }
 
   it('a full file system (a 64 kB tmpfs; a file size limit where mounting is refused)', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     if (!canMount()) return underFileSizeLimit(runDir);
     mountTmpfs(runDir, '64k');
     const r = await ctxwrap(['--', 'seq', '1', '100000'], { runDir });
@@ -175,10 +172,10 @@ describe('storing stops mid-capture: the summary, and one line saying how much w
     expectStoredPrefix(runDir, r.stderr as string, 'no space left on device');
   });
 
-  it('a file size limit (ulimit -f)', () => underFileSizeLimit(scratch()));
+  it('a file size limit (ulimit -f)', () => underFileSizeLimit(tempDir()));
 
   it('a file system already full at the start: the summary, and a line saying nothing was stored', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     if (canMount()) {
       mountTmpfs(runDir, '64k');
       await ctxwrap(['--', 'true'], { runDir });
@@ -186,12 +183,7 @@ describe('storing stops mid-capture: the summary, and one line saying how much w
     }
     const r = canMount()
       ? await ctxwrap(['--', script('mixed.sh')], { runDir })
-      : await execa('/bin/sh', ['-c', `ulimit -f 0; exec node "${BIN}" -- "${script('mixed.sh')}"`], {
-          env: cleanEnv(runDir),
-          extendEnv: false,
-          reject: false,
-          stripFinalNewline: false,
-        });
+      : await sh(`ulimit -f 0; exec node "${BIN}" -- "${script('mixed.sh')}"`, { runDir });
     expect(r.exitCode).toBe(5);
     expect(r.stdout).toMatch(
       /^out 1\nerr 1\nout 2\nerr 2\n\[ctxwrap mixed_[0-9a-f]{8}\] exit 5 · 4 lines · \S+\n$/,
@@ -202,7 +194,7 @@ describe('storing stops mid-capture: the summary, and one line saying how much w
   });
 
   it('the run directory removed while the command runs: made again, every byte kept', async () => {
-    const runDir = join(scratch(), 'run');
+    const runDir = join(tempDir(), 'run');
     const child = ctxwrap(['--', script('slow-lines.sh'), '30'], { runDir });
     await waitFor(
       () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('tick 3\n'),

@@ -14,9 +14,9 @@ import {
   storedIds,
   storedMeta,
   storedOutput,
+  tempDir,
   waitFor,
-} from '../helpers.js';
-import { scratch } from './reliability-support.js';
+} from '../support.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const NUMBER = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
@@ -51,7 +51,7 @@ function spawnHeld(args: string[], runDir: string, env: Record<string, string> =
 
 describe('ctxwrap SIGKILLed mid-capture', () => {
   it('leaves an incomplete result holding an exact prefix of the output, and says how many bytes', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const full = seqOutput(3_000_000);
     const child = ctxwrap(['--', 'node', script('paced-seq.mjs'), '3000000'], { runDir });
     await waitFor(
@@ -78,7 +78,7 @@ describe('ctxwrap SIGKILLed mid-capture', () => {
 describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
   for (const signal of SIGNALS) {
     it(`${signal} at start, before the command has printed: exit ${128 + NUMBER[signal]}, summary, result complete`, async () => {
-      const runDir = scratch();
+      const runDir = tempDir();
       const child = ctxwrap(['-c', 'sleep 3; echo never'], { runDir });
       await waitFor(() => storedIds(runDir).length === 1);
       child.kill(signal);
@@ -92,7 +92,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
     });
 
     it(`${signal} mid-stream of a fast output: every byte so far stored, summary, result complete`, async () => {
-      const runDir = scratch();
+      const runDir = tempDir();
       const full = seqOutput(3_000_000);
       const child = ctxwrap(['--', 'node', script('paced-seq.mjs'), '3000000'], { runDir });
       await waitFor(
@@ -115,7 +115,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
     await Promise.all(
       Array.from({ length: 9 }, async (_, i) => {
         const signal = SIGNALS[i % 3] as (typeof SIGNALS)[number];
-        const runDir = scratch();
+        const runDir = tempDir();
         const child = ctxwrap(['-c', 'echo begun; sleep 2'], { runDir });
         await new Promise((r) => setTimeout(r, (i * 47) % 400));
         child.kill(signal);
@@ -139,7 +139,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
   it('signals while the summary is being made and written: the whole summary, the command’s status', async () => {
     // The command exits 0 and leaves behind a process (not holding the pipes) that signals
     // ctxwrap a few ms later, again and again: they land while the summary is made and printed.
-    const runDir = scratch();
+    const runDir = tempDir();
     for (const delay of ['0', '0.005', '0.02', '0.05']) {
       // The storm starts once the command's shell ($$) has exited, so that it always lands after.
       const storm = `(while kill -0 $$; do sleep 0.001; done; sleep ${delay}; for i in 1 2 3 4 5 6; do kill -HUP $PPID; kill -INT $PPID; kill -TERM $PPID; sleep 0.003; done) >/dev/null 2>&1 &`;
@@ -154,7 +154,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
   });
 
   it('signals while the summary is blocked on a full stdout pipe: it arrives whole', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     // A 300 kB summary (printed whole: under the inline threshold) cannot fit in a pipe nobody reads.
     const held = spawnHeld(['--budget', '1000000', '--', 'seq', '1', '50000'], runDir);
     await waitFor(
@@ -172,7 +172,7 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
 
 describe('ctxwrap - (reading its own stdin) on a pipe that never ends', () => {
   it('SIGINT stops the reading: what arrived is stored and summarised, exit 130', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const child = ctxwrap(['--name', 'feed', '-'], { runDir, stdin: 'pipe' });
     child.stdin?.write('first line\nsecond line\n');
     await waitFor(() => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).length === 23);
@@ -189,7 +189,7 @@ describe('ctxwrap - (reading its own stdin) on a pipe that never ends', () => {
   });
 
   it('--timeout stops it too: exit 124', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const child = ctxwrap(['--timeout', '500ms', '-'], { runDir, stdin: 'pipe' });
     child.stdin?.write('partial\n');
     const r = await child;
@@ -214,8 +214,8 @@ describe('readers and files that go away', () => {
     ).stdout;
 
   it('EPIPE on stdout, and on stderr with --tee: exit status, summary and every byte kept', async () => {
-    const runDir = scratch();
-    const summary = join(scratch(), 'summary.txt');
+    const runDir = tempDir();
+    const summary = join(tempDir(), 'summary.txt');
     expect(
       await bash(
         `node "$CTX" -- sh -c 'seq 1 200000; exit 3' | head -1; echo "status \${PIPESTATUS[0]}"`,
@@ -237,7 +237,7 @@ describe('readers and files that go away', () => {
   });
 
   it('EPIPE on stdout or stderr in fail-open mode: the command’s exit status', async () => {
-    const blocked = join(scratch(), 'file');
+    const blocked = join(tempDir(), 'file');
     writeFileSync(blocked, '');
     expect(
       await bash(
@@ -256,7 +256,7 @@ describe('readers and files that go away', () => {
   });
 
   it('a stdout and stderr that cannot be written at all (files past ulimit -f): the command’s status', async () => {
-    const dir = scratch();
+    const dir = tempDir();
     expect(
       await bash(
         `ulimit -f 0; node "$CTX" -- "${script('mixed.sh')}" >"${join(dir, 'out')}" 2>"${join(dir, 'err')}"; echo "status $?"`,
@@ -266,7 +266,7 @@ describe('readers and files that go away', () => {
   });
 
   it('the output file removed while the command runs: put back with every byte', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const child = ctxwrap(['--', script('slow-lines.sh'), '20'], { runDir });
     await waitFor(
       () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('tick 2\n'),

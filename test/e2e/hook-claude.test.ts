@@ -3,8 +3,8 @@
 // Bash tool), apart from ctxwrap's own summary line.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI, ctxwrap, sandbox, sh } from './agents-helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BIN, ctxwrapSync, sandbox, shSync } from '../support.js';
 
 const SESSION = '6f1c2a4e-8d3b-4c1e-9a7f-0b2d5e8c9a10';
 let box: ReturnType<typeof sandbox>;
@@ -16,7 +16,6 @@ beforeEach(() => {
   mkdirSync(project);
   env = { ...box.env, SHELL: '/bin/bash', CLAUDE_PROJECT_DIR: project };
 });
-afterEach(() => box.cleanup());
 
 /** A PreToolUse payload as Claude Code sends it for the Bash tool. */
 function payload(command: string, extra: Record<string, unknown> = {}): string {
@@ -34,13 +33,13 @@ function payload(command: string, extra: Record<string, unknown> = {}): string {
 }
 
 function hook(input: string, hookEnv: NodeJS.ProcessEnv = env) {
-  return ctxwrap(['hook', 'claude'], { input, env: hookEnv, cwd: project });
+  return ctxwrapSync(['hook', 'claude'], { input, env: hookEnv, cwd: project });
 }
 
 /** The rewritten command from the hook's answer. */
 function rewrite(command: string): string {
   const r = hook(payload(command));
-  expect(r.code).toBe(0);
+  expect(r.exitCode).toBe(0);
   expect(r.stderr).toBe('');
   const answer = JSON.parse(r.stdout);
   expect(Object.keys(answer)).toEqual(['hookSpecificOutput']);
@@ -56,7 +55,7 @@ function rewrite(command: string): string {
 
 /** What a command prints (stdout and stderr together) and its exit status, as a shell reports it. */
 function outcome(shellLine: string): string {
-  const r = sh(`{\n${shellLine}\n} 2>&1; echo "[status $?]"`, { env, cwd: project });
+  const r = shSync(`{\n${shellLine}\n} 2>&1; echo "[status $?]"`, { env, cwd: project });
   return r.stdout;
 }
 
@@ -83,7 +82,7 @@ describe('ctxwrap hook claude: the rewritten command behaves as the original', (
   ])('%s', (_what, command) => {
     const wrapped = rewrite(command);
     expect(wrapped).toContain(' -c ');
-    let want = sh(`{\nbash -c "$CTXWRAP_TEST_ORIGINAL"\n} 2>&1; echo "[status $?]"`, {
+    let want = shSync(`{\nbash -c "$CTXWRAP_TEST_ORIGINAL"\n} 2>&1; echo "[status $?]"`, {
       env: { ...env, CTXWRAP_TEST_ORIGINAL: command },
       cwd: project,
     }).stdout;
@@ -130,7 +129,7 @@ describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
     ['empty input', () => ''],
     ['a JSON array', () => '[1, 2]'],
   ])('%s', (_what, input) => {
-    expect(hook(input())).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(hook(input())).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   it('a command a deny, ask or allow rule in any settings file may match', () => {
@@ -145,7 +144,7 @@ describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
       JSON.stringify({ permissions: { ask: ['Bash(git push:*)'], allow: ['Bash(npm test)'] } }),
     );
     for (const command of ['rm -rf build', 'git fetch && git push', 'npm test']) {
-      expect(hook(payload(command))).toEqual({ code: 0, stdout: '', stderr: '' });
+      expect(hook(payload(command))).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
     }
     expect(
       JSON.parse(hook(payload('npm run lint')).stdout).hookSpecificOutput.updatedInput.command,
@@ -154,14 +153,14 @@ describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
 
   it('everything when Claude Code was started with rules no settings file shows (--disallowedTools)', () => {
     // The hook's parent is a shell started with the flag, as Claude Code's own process would be.
-    const parent = `"${process.execPath}" "${CLI}" hook claude; true`;
-    const r = sh(`sh -c '${parent}' claude --disallowedTools 'Bash(rm:*)'`, {
+    const parent = `"${process.execPath}" "${BIN}" hook claude; true`;
+    const r = shSync(`sh -c '${parent}' claude --disallowedTools 'Bash(rm:*)'`, {
       input: payload('rm -rf build'),
       env,
       cwd: project,
     });
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
-    const plain = sh(`sh -c '${parent}' claude --model opus`, {
+    expect(r).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    const plain = shSync(`sh -c '${parent}' claude --model opus`, {
       input: payload('rm -rf build'),
       env,
       cwd: project,
@@ -172,12 +171,12 @@ describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
   it('everything while a settings file cannot be parsed', () => {
     mkdirSync(join(project, '.claude'));
     writeFileSync(join(project, '.claude', 'settings.local.json'), '{ "permissions": ');
-    expect(hook(payload('npm run lint'))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(hook(payload('npm run lint'))).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
   });
 
   it('explains its decision with --explain', () => {
-    const r = ctxwrap(['hook', 'claude', '--explain'], { input: payload('vim x'), env, cwd: project });
-    expect(r).toEqual({ code: 0, stdout: 'leave alone: vim needs a terminal\n', stderr: '' });
+    const r = ctxwrapSync(['hook', 'claude', '--explain'], { input: payload('vim x'), env, cwd: project });
+    expect(r).toMatchObject({ exitCode: 0, stdout: 'leave alone: vim needs a terminal\n', stderr: '' });
   });
 });
 
@@ -190,30 +189,34 @@ describe('ctxwrap hook claude on SessionStart', () => {
       hook_event_name: 'SessionStart',
       source: 'startup',
     });
-    expect(hook(start, { ...env, CLAUDE_ENV_FILE: envFile })).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(hook(start, { ...env, CLAUDE_ENV_FILE: envFile })).toMatchObject({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
     const dir = join(box.runDir, 'sessions', SESSION);
     expect(readFileSync(envFile, 'utf8')).toBe(`export CTXWRAP_RUN_DIR=${dir}\n`);
     // A command the agent runs itself then finds the session's results by id.
     const wrapped = rewrite('echo by-id');
-    const id = /\[ctxwrap (\S+)\]/.exec(sh(`${wrapped}; exit 1`, { env, cwd: project }).stdout)?.[1];
+    const id = /\[ctxwrap (\S+)\]/.exec(shSync(`${wrapped}; exit 1`, { env, cwd: project }).stdout)?.[1];
     expect(id === undefined || existsSync(join(dir, 'tool_results', `${id}.json`))).toBe(true);
-    const shown = sh(
+    const shown = shSync(
       `. "${envFile}" && ctxwrap show "$(basename "$(ls "$CTXWRAP_RUN_DIR"/tool_results/echo_*.summary.txt)" .summary.txt)"`,
       {
         env,
         cwd: project,
       },
     );
-    expect(shown).toEqual({ code: 0, stdout: 'by-id\n', stderr: '' });
+    expect(shown).toMatchObject({ exitCode: 0, stdout: 'by-id\n', stderr: '' });
   });
 
   it('writes nothing without CLAUDE_ENV_FILE or with a bad session id', () => {
     const start = (id: string) =>
       JSON.stringify({ session_id: id, hook_event_name: 'SessionStart', source: 'startup' });
-    expect(hook(start(SESSION))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(hook(start(SESSION))).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
     const envFile = join(box.root, 'env.sh');
-    expect(hook(start('a/../b'), { ...env, CLAUDE_ENV_FILE: envFile })).toEqual({
-      code: 0,
+    expect(hook(start('a/../b'), { ...env, CLAUDE_ENV_FILE: envFile })).toMatchObject({
+      exitCode: 0,
       stdout: '',
       stderr: '',
     });

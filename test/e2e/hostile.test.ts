@@ -3,8 +3,16 @@
 // file keeps every byte as it came.
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, onlyId, script, storedIds, storedMeta, storedOutput, waitFor } from '../helpers.js';
-import { scratch } from './reliability-support.js';
+import {
+  ctxwrap,
+  onlyId,
+  script,
+  storedIds,
+  storedMeta,
+  storedOutput,
+  tempDir,
+  waitFor,
+} from '../support.js';
 
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
@@ -30,7 +38,7 @@ async function fixtureBytes(...args: string[]): Promise<Buffer> {
 }
 
 async function runAndShow(args: string[], extra: string[] = []) {
-  const runDir = scratch();
+  const runDir = tempDir();
   const r = await ctxwrap([...extra, '--', 'node', script('hostile-output.mjs'), ...args], { runDir });
   const id = onlyId(runDir);
   expectHarmless(r.stdout as string, id);
@@ -110,7 +118,7 @@ describe('hostile output', () => {
   });
 
   it('show of an incomplete hostile run (ctxwrap SIGKILLed) is harmless too', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const child = ctxwrap(['-c', `node ${script('hostile-output.mjs')} mix 3000; sleep 5`], { runDir });
     await waitFor(
       () =>
@@ -125,7 +133,7 @@ describe('hostile output', () => {
   });
 
   it('a command name with escapes and newlines does not break the header or stderr', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const name = 'no\x1b[2Jsuch\n[ctxwrap x_00000000] fake';
     const r = await ctxwrap(['--', name], { runDir });
     expect(r.exitCode).toBe(127);

@@ -5,12 +5,11 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap } from '../helpers.js';
-import { scratch } from './reliability-support.js';
+import { ctxwrap, tempDir } from '../support.js';
 
 /** A run directory with `n` results, each with a unique token in the middle of 3,000 lines. */
 async function withResults(n: number) {
-  const runDir = scratch();
+  const runDir = tempDir();
   const runs = await Promise.all(
     Array.from({ length: n }, (_, k) =>
       ctxwrap(['-c', `seq -f 'row %g data' 1 1500; echo needle${k + 1}q; seq -f 'tail %g' 1 1500`], {
@@ -97,7 +96,7 @@ describe.concurrent('damaged search indexes are rebuilt, never trusted', () => {
 
   it('the index directory replaced by a link: searches still work, nothing is written through it', async () => {
     const { runDir, ids, index } = await withResults(3);
-    const elsewhere = scratch();
+    const elsewhere = tempDir();
     rmSync(index, { recursive: true, force: true });
     symlinkSync(elsewhere, index);
     for (const i of [1, 3]) await expectFound(runDir, ids, i);

@@ -11,10 +11,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { BLOCK_END, BLOCK_START } from '../../src/hook/claude-settings.js';
 import { PROMPT_MARKDOWN } from '../../src/prompt-text.js';
-import { ctxwrap, sandbox, sh } from './agents-helpers.js';
+import { ctxwrapSync, sandbox, shSync } from '../support.js';
 
 let box: ReturnType<typeof sandbox>;
 let project: string;
@@ -23,9 +23,8 @@ beforeEach(() => {
   project = join(box.root, 'project');
   mkdirSync(project);
 });
-afterEach(() => box.cleanup());
 
-const init = (...args: string[]) => ctxwrap(['init', 'claude', ...args], { env: box.env, cwd: project });
+const init = (...args: string[]) => ctxwrapSync(['init', 'claude', ...args], { env: box.env, cwd: project });
 const read = (path: string) => readFileSync(path, 'utf8');
 const settingsPath = () => join(project, '.claude', 'settings.json');
 const memoryPath = () => join(project, 'CLAUDE.md');
@@ -43,7 +42,7 @@ const OTHER_SETTINGS = `{
 describe('ctxwrap init claude', () => {
   it('sets up a project from nothing, and --uninstall leaves nothing behind', () => {
     const r = init();
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
       `${settingsPath()}: installed the PreToolUse (Bash) and SessionStart hooks running 'ctxwrap hook claude'\n` +
@@ -56,8 +55,8 @@ describe('ctxwrap init claude', () => {
     expect(read(memoryPath())).toBe(`${BLOCK_START}\n${PROMPT_MARKDOWN}${BLOCK_END}\n`);
     expect(existsSync(`${settingsPath()}.ctxwrap-backup`)).toBe(false);
 
-    expect(init('--uninstall')).toEqual({
-      code: 0,
+    expect(init('--uninstall')).toMatchObject({
+      exitCode: 0,
       stdout:
         `${settingsPath()}: removed the ctxwrap hooks (and the file, which ctxwrap had created)\n` +
         `${memoryPath()}: removed the ctxwrap instructions (and the file, left empty)\n`,
@@ -71,7 +70,7 @@ describe('ctxwrap init claude', () => {
     mkdirSync(join(project, '.claude'));
     writeFileSync(settingsPath(), OTHER_SETTINGS);
     writeFileSync(memoryPath(), '# Project\n\nUse pnpm.\n');
-    expect(init().code).toBe(0);
+    expect(init().exitCode).toBe(0);
     expect(read(`${settingsPath()}.ctxwrap-backup`)).toBe(OTHER_SETTINGS);
     const installed = JSON.parse(read(settingsPath()));
     const before = JSON.parse(OTHER_SETTINGS);
@@ -86,15 +85,15 @@ describe('ctxwrap init claude', () => {
 
     const settingsText = read(settingsPath());
     const memoryText = read(memoryPath());
-    expect(init()).toEqual({
-      code: 0,
+    expect(init()).toMatchObject({
+      exitCode: 0,
       stdout: `${settingsPath()}: hooks already installed\n${memoryPath()}: instructions up to date\n`,
       stderr: '',
     });
     expect(read(settingsPath())).toBe(settingsText);
     expect(read(memoryPath())).toBe(memoryText);
 
-    expect(init('--uninstall').code).toBe(0);
+    expect(init('--uninstall').exitCode).toBe(0);
     expect(read(settingsPath())).toBe(OTHER_SETTINGS);
     expect(read(memoryPath())).toBe('# Project\n\nUse pnpm.\n');
     expect(existsSync(`${settingsPath()}.ctxwrap-backup`)).toBe(false);
@@ -105,7 +104,7 @@ describe('ctxwrap init claude', () => {
 
   it('replaces an old instructions block in place', () => {
     writeFileSync(memoryPath(), `# Top\n\n${BLOCK_START}\nold words\n${BLOCK_END}\n\n# Bottom\n`);
-    expect(init().code).toBe(0);
+    expect(init().exitCode).toBe(0);
     expect(read(memoryPath())).toBe(`# Top\n\n${BLOCK_START}\n${PROMPT_MARKDOWN}${BLOCK_END}\n\n# Bottom\n`);
   });
 
@@ -116,13 +115,13 @@ describe('ctxwrap init claude', () => {
     const changed = JSON.parse(read(settingsPath()));
     changed.model = 'sonnet';
     writeFileSync(settingsPath(), JSON.stringify(changed));
-    expect(init('--uninstall').code).toBe(0);
+    expect(init('--uninstall').exitCode).toBe(0);
     expect(JSON.parse(read(settingsPath()))).toEqual({ ...JSON.parse(OTHER_SETTINGS), model: 'sonnet' });
   });
 
   it('with --global, sets up the user settings under HOME and leaves the project alone', () => {
     const r = init('--global');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const user = join(box.home, '.claude');
     expect(JSON.parse(read(join(user, 'settings.json'))).hooks.PreToolUse[0].hooks[0].command).toBe(
       'ctxwrap hook claude',
@@ -130,7 +129,7 @@ describe('ctxwrap init claude', () => {
     expect(read(join(user, 'CLAUDE.md'))).toContain(PROMPT_MARKDOWN);
     expect(existsSync(join(project, '.claude'))).toBe(false);
     expect(existsSync(memoryPath())).toBe(false);
-    expect(init('--global', '--uninstall').code).toBe(0);
+    expect(init('--global', '--uninstall').exitCode).toBe(0);
     expect(existsSync(join(user, 'settings.json'))).toBe(false);
     expect(existsSync(join(user, 'CLAUDE.md'))).toBe(false);
   });
@@ -139,9 +138,9 @@ describe('ctxwrap init claude', () => {
     // A PATH with node alone: a ctxwrap installed on this machine (npm link) must not count.
     const nodeOnly = mkdtempSync(join(tmpdir(), 'ctxwrap-node-only-'));
     symlinkSync(process.execPath, join(nodeOnly, 'node'));
-    const r = ctxwrap(['init', 'claude'], { env: { ...box.env, PATH: nodeOnly }, cwd: project });
+    const r = ctxwrapSync(['init', 'claude'], { env: { ...box.env, PATH: nodeOnly }, cwd: project });
     rmSync(nodeOnly, { recursive: true, force: true });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const command = JSON.parse(read(settingsPath())).hooks.PreToolUse[0].hooks[0].command as string;
     expect(command).toMatch(/^\/\S+\/bin\/ctxwrap\.js hook claude$/);
   });
@@ -156,8 +155,8 @@ describe('ctxwrap init claude', () => {
       tool_name: 'Bash',
       tool_input: { command: 'npm run lint' },
     });
-    const r = sh(command, { input: payload, env: box.env, cwd: project });
-    expect(r.code).toBe(0);
+    const r = shSync(command, { input: payload, env: box.env, cwd: project });
+    expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command).toMatch(
       /ctxwrap --shell bash -c 'npm run lint'$/,
     );
@@ -166,8 +165,8 @@ describe('ctxwrap init claude', () => {
   it('refuses a settings file that is not JSON, changing nothing', () => {
     mkdirSync(join(project, '.claude'));
     writeFileSync(settingsPath(), '{ "model": ');
-    expect(init()).toEqual({
-      code: 1,
+    expect(init()).toMatchObject({
+      exitCode: 1,
       stdout: '',
       stderr: `ctxwrap: ${settingsPath()} is not valid JSON; fix it by hand, then run this again\n`,
     });
@@ -176,8 +175,8 @@ describe('ctxwrap init claude', () => {
   });
 
   it('refuses an unknown agent', () => {
-    expect(ctxwrap(['init', 'cursor'], { env: box.env, cwd: project })).toEqual({
-      code: 2,
+    expect(ctxwrapSync(['init', 'cursor'], { env: box.env, cwd: project })).toMatchObject({
+      exitCode: 2,
       stdout: '',
       stderr:
         "ctxwrap: command-argument value 'cursor' is invalid for argument 'agent'. Allowed choices are claude. (see ctxwrap --help)\n",

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support.js';
 
 it('exports summarize from the built package, with type declarations', async () => {
   const pkg = await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href);
@@ -13,5 +13,6 @@ it('exports summarize from the built package, with type declarations', async () 
   expect(text).toMatch(/^\[ctxwrap lib_00000000\] exit 1 · 3,001 lines/);
   expect(text).toContain('Error: disk full');
   expect(pkg.summarize(output, facts, { budget: 800 })).toBe(text);
-  expect(existsSync(join(ROOT, 'dist', 'types', 'index.d.ts'))).toBe(true);
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  expect(existsSync(join(ROOT, manifest.exports['.'].types))).toBe(true);
 });

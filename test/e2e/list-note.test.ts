@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ago, ctxwrap, startRunning, tempRunDir, writeResult } from './recover-support.js';
+import { ago, ctxwrap, startRunning, tempDir, writeResult } from '../support.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -42,9 +42,9 @@ function fourResults(dir: string): void {
 
 describe('ctxwrap list', () => {
   it('says when there is nothing', async () => {
-    const dir = tempRunDir();
-    expect(await ctxwrap(['list', '--run-dir', dir])).toEqual({
-      code: 0,
+    const dir = join(tempDir(), 'run');
+    expect(await ctxwrap(['list', '--run-dir', dir])).toMatchObject({
+      exitCode: 0,
       stderr: '',
       stdout: `[ctxwrap: no results in ${dir}]\n`,
     });
@@ -52,10 +52,10 @@ describe('ctxwrap list', () => {
   });
 
   it('lists newest first, in aligned columns, running and incomplete results marked', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     fourResults(dir);
     const r = await ctxwrap(['list', '--run-dir', dir]);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
       [
@@ -70,27 +70,27 @@ describe('ctxwrap list', () => {
   });
 
   it('never lists expired results (CTXWRAP_TTL)', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     fourResults(dir);
     writeResult(dir, 'gone_00000005', 'old\n', { startedAt: ago(8 * DAY) });
     const ids = async (env = {}) =>
-      (JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir], env)).stdout) as { id: string }[]).map(
-        (x) => x.id,
-      );
+      (
+        JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir], { env })).stdout) as { id: string }[]
+      ).map((x) => x.id);
     // (The first list also prunes, with its own time to live: see clean.test.ts.)
     expect(await ids({ CTXWRAP_TTL: '30d' })).toContain('gone_00000005');
     expect(await ids()).toEqual(['live_00000004', 'slow_00000003', 'tsc_00000002', 'old_00000001']);
     expect(await ids({ CTXWRAP_TTL: '1h' })).toEqual(['live_00000004', 'slow_00000003']);
-    const bad = await ctxwrap(['list', '--run-dir', dir], { CTXWRAP_TTL: 'soon' });
-    expect(bad).toEqual({
-      code: 2,
+    const bad = await ctxwrap(['list', '--run-dir', dir], { env: { CTXWRAP_TTL: 'soon' } });
+    expect(bad).toMatchObject({
+      exitCode: 2,
       stdout: '',
       stderr: "ctxwrap: CTXWRAP_TTL takes a duration such as 500ms, 30s, 5m, 2h or 7d (got 'soon')\n",
     });
   });
 
   it('gives programs JSON and bounds the text with --limit', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     fourResults(dir);
     const json = JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir])).stdout);
     expect(json[2]).toEqual({
@@ -120,11 +120,11 @@ describe('ctxwrap list', () => {
 
 describe('ctxwrap note', () => {
   it('keeps a one-line note that list shows', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     fourResults(dir);
     const set = await ctxwrap(['note', '--run-dir', dir, 'tsc_00000002', 'build ok,\n  3 warnings\t']);
-    expect(set).toEqual({
-      code: 0,
+    expect(set).toMatchObject({
+      exitCode: 0,
       stderr: '',
       stdout: '[ctxwrap tsc_00000002] note: build ok, 3 warnings\n',
     });
@@ -138,8 +138,8 @@ describe('ctxwrap note', () => {
     expect(list[4]).toBe('old_00000001   2d   0           1,234  2.5 kB  npm test');
     const json = JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir])).stdout);
     expect(json[2].note).toBe('build ok, 3 warnings');
-    expect(await ctxwrap(['note', '--run-dir', dir, 'tsc_00000002', ''])).toEqual({
-      code: 0,
+    expect(await ctxwrap(['note', '--run-dir', dir, 'tsc_00000002', ''])).toMatchObject({
+      exitCode: 0,
       stderr: '',
       stdout: '[ctxwrap tsc_00000002] note removed\n',
     });
@@ -147,36 +147,36 @@ describe('ctxwrap note', () => {
   });
 
   it('refuses unknown and invalid ids, and notes that are not one short line', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     fourResults(dir);
-    expect(await ctxwrap(['note', '--run-dir', dir, 'npm_0123abcd', 'x'])).toEqual({
-      code: 1,
+    expect(await ctxwrap(['note', '--run-dir', dir, 'npm_0123abcd', 'x'])).toMatchObject({
+      exitCode: 1,
       stdout: '',
       stderr: `ctxwrap: no result 'npm_0123abcd' in ${dir} (see 'ctxwrap list')\n`,
     });
     const bad = await ctxwrap(['note', '--run-dir', dir, '../x', 'x']);
-    expect(bad.code).toBe(2);
+    expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^ctxwrap: invalid result id '\.\.\/x'/);
-    expect(await ctxwrap(['note', '--run-dir', dir, 'tsc_00000002', 'y'.repeat(301)])).toEqual({
-      code: 2,
+    expect(await ctxwrap(['note', '--run-dir', dir, 'tsc_00000002', 'y'.repeat(301)])).toMatchObject({
+      exitCode: 2,
       stdout: '',
       stderr: 'ctxwrap: a note is one line of at most 300 characters (got 301)\n',
     });
   });
 
   it('survives the final metadata write of a run still going when it was set', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     const run = await startRunning(dir);
     const id = run.id;
-    expect((await ctxwrap(['note', '--run-dir', dir, id, 'waits for a signal'])).code).toBe(0);
+    expect((await ctxwrap(['note', '--run-dir', dir, id, 'waits for a signal'])).exitCode).toBe(0);
     run.child.kill('SIGTERM');
-    expect((await run.done).code).toBe(0);
+    expect((await run.child).exitCode).toBe(0);
     const after = JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir])).stdout);
     expect(after[0]).toMatchObject({ id, state: 'complete', exitCode: 0, note: 'waits for a signal' });
   });
 
   it('shows a note kept in the metadata by an older writer', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     writeResult(dir, 'meta_00000001', 'x\n', { note: 'from the metadata' });
     expect(JSON.parse((await ctxwrap(['list', '--json', '--run-dir', dir])).stdout)[0].note).toBe(
       'from the metadata',

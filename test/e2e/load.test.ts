@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support.js';
 
 describe('load', () => {
   it('32 processes × 256 KiB at once, readers alongside: every byte, status and result accounted for', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, script, tempDir } from '../helpers.js';
+import { BIN, cleanEnv, script, tempDir } from '../support.js';
 
 const clients: Client[] = [];
 afterEach(async () => {

@@ -2,24 +2,26 @@
 // process group), and a program waiting for input on a stdin nobody writes to or closes.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
-  cleanEnv,
   ctxwrap,
+  killQuietly,
   onlyId,
+  processGone,
+  readPid,
   script,
+  sh,
   storedIds,
   storedMeta,
   storedOutput,
+  tempDir,
   waitFor,
-} from '../helpers.js';
-import { killQuietly, processGone, readPid, scratch } from './reliability-support.js';
+} from '../support.js';
 
 /** Runs `fn`, then kills whatever pid the fixture left in `pidFile` (if the test failed early). */
 async function withPidFile(fn: (pidFile: string) => Promise<void>): Promise<void> {
-  const pidFile = join(scratch(), 'pid');
+  const pidFile = join(tempDir(), 'pid');
   try {
     await fn(pidFile);
   } finally {
@@ -30,7 +32,7 @@ async function withPidFile(fn: (pidFile: string) => Promise<void>): Promise<void
 describe('a background process that keeps the pipes open', () => {
   it('a double-forked daemon in a session of its own: done after the drain grace, output may have continued', () =>
     withPidFile(async (pidFile) => {
-      const runDir = scratch();
+      const runDir = tempDir();
       const started = Date.now();
       const r = await ctxwrap(['--', script('daemon.sh'), pidFile], {
         runDir,
@@ -52,7 +54,7 @@ describe('a background process that keeps the pipes open', () => {
 
   it('a dev server that forks: what it printed during the drain grace is stored', () =>
     withPidFile(async (pidFile) => {
-      const runDir = scratch();
+      const runDir = tempDir();
       const r = await ctxwrap(['--', 'node', script('fork-server.mjs'), pidFile], {
         runDir,
         env: { CTXWRAP_DRAIN: '1s' },
@@ -70,7 +72,7 @@ describe.concurrent('a command that ignores SIGTERM, and its process group', () 
   for (const mode of ['ignore', 'exit'] as const) {
     it(`SIGTERM to ctxwrap: ${mode === 'ignore' ? 'the command ignores it' : 'the command exits, a grandchild ignores it'}; SIGKILL after the grace takes the whole group`, () =>
       withPidFile(async (pidFile) => {
-        const runDir = scratch();
+        const runDir = tempDir();
         const child = ctxwrap(['--', script('stubborn-group.sh'), mode, pidFile], {
           runDir,
           env: { CTXWRAP_KILL_GRACE: '400ms' },
@@ -99,7 +101,7 @@ describe.concurrent('a command that ignores SIGTERM, and its process group', () 
 
   it('--timeout: the command and the grandchild that ignores SIGTERM are gone, exit 124', () =>
     withPidFile(async (pidFile) => {
-      const runDir = scratch();
+      const runDir = tempDir();
       const r = await ctxwrap(['--timeout', '1s', '--', script('stubborn-group.sh'), 'exit', pidFile], {
         runDir,
         env: { CTXWRAP_KILL_GRACE: '300ms' },
@@ -114,7 +116,7 @@ describe.concurrent('stdin with no terminal', () => {
   const env = { CTXWRAP_STDIN_WAIT: '300ms' };
 
   it('a socket that is never written to nor closed (as node and many agents give): EOF, not a hang', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     const child = ctxwrap(['-c', 'read answer; echo "read status $? [$answer]"'], {
       runDir,
       env,
@@ -126,43 +128,40 @@ describe.concurrent('stdin with no terminal', () => {
   });
 
   it('a pipe that is never written to nor closed: EOF; bytes that come later stay for the next reader', async () => {
-    const runDir = scratch();
-    const r = await execa(
-      '/bin/sh',
-      ['-c', `(sleep 2; echo later) | { node "${BIN}" -- cat; echo "ctxwrap status $?"; cat; }`],
-      { env: cleanEnv(runDir, env), extendEnv: false, reject: false },
+    const runDir = tempDir();
+    // The writer waits for ctxwrap to end (not for a time: a loaded machine starts node slowly).
+    const done = join(tempDir(), 'done');
+    const writer = `(while [ ! -e "${done}" ]; do sleep 0.05; done; echo later)`;
+    const r = await sh(
+      `${writer} | { node "${BIN}" -- cat; echo "ctxwrap status $?"; touch "${done}"; cat; }`,
+      {
+        runDir,
+        env,
+      },
     );
-    expect(r.stdout).toBe('ctxwrap status 0\nlater');
+    expect(r.stdout).toBe('ctxwrap status 0\nlater\n');
     expect(storedIds(runDir)).toHaveLength(1);
   });
 
   it('a pipe with data: passed whole to the command, however slowly it comes after the first byte', async () => {
-    const runDir = scratch();
-    const r = await execa(
-      '/bin/sh',
-      ['-c', `(echo first; sleep 1; echo second) | node "${BIN}" -- tr a-z A-Z`],
-      { env: cleanEnv(runDir, env), extendEnv: false, reject: false },
-    );
-    expect(r.stdout).toBe('FIRST\nSECOND');
+    const runDir = tempDir();
+    const r = await sh(`(echo first; sleep 1; echo second) | node "${BIN}" -- tr a-z A-Z`, { runDir, env });
+    expect(r.stdout).toBe('FIRST\nSECOND\n');
   });
 
   it('a heredoc, a file and /dev/null are passed as they are', async () => {
-    const runDir = scratch();
-    const r = await execa(
-      '/bin/sh',
-      [
-        '-c',
-        `node "${BIN}" -- cat <<'EOF'\nfrom a heredoc\nEOF\nnode "${BIN}" -- wc -c < "${script('lines.sh')}"\nnode "${BIN}" -- cat < /dev/null; echo "null status $?"`,
-      ],
-      { env: cleanEnv(runDir, env), extendEnv: false, reject: false },
+    const runDir = tempDir();
+    const r = await sh(
+      `node "${BIN}" -- cat <<'EOF'\nfrom a heredoc\nEOF\nnode "${BIN}" -- wc -c < "${script('lines.sh')}"\nnode "${BIN}" -- cat < /dev/null; echo "null status $?"`,
+      { runDir, env },
     );
-    expect(r.stdout).toMatch(/^from a heredoc\n\d+\nnull status 0$/);
+    expect(r.stdout).toMatch(/^from a heredoc\n\d+\nnull status 0\n$/);
   });
 });
 
 describe('a grep pattern that backtracks for ever', () => {
   it('read stops it at the deadline with a one-line error, exit 2', async () => {
-    const runDir = scratch();
+    const runDir = tempDir();
     await ctxwrap(['-c', `printf '%s\\n' ${'a'.repeat(40)}b`], { runDir });
     const started = Date.now();
     const r = await ctxwrap(['read', onlyId(runDir), '--lines', 'grep:/(a+)+$/i'], {

@@ -1,18 +1,17 @@
 // A person at the terminal: `ctxwrap open`, help with examples, and shell completion.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ctxwrap, sandbox, sh, subcommands } from './agents-helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ctxwrapSync, sandbox, shSync, subcommands } from '../support.js';
 
 let box: ReturnType<typeof sandbox>;
 beforeEach(() => {
   box = sandbox();
 });
-afterEach(() => box.cleanup());
 
 /** Runs a command and returns the id its summary names (the output is long enough to get a header). */
 function storedRun(): { id: string; path: string } {
-  const r = sh(`ctxwrap -c "printf '\\033[31mred\\033[0m line %s\\n' \\$(seq 1 300)"`, { env: box.env });
+  const r = shSync(`ctxwrap -c "printf '\\033[31mred\\033[0m line %s\\n' \\$(seq 1 300)"`, { env: box.env });
   const m = /^\[ctxwrap (\S+)\] .* full output: (\S+)$/m.exec(r.stdout);
   expect(m, r.stdout + r.stderr).not.toBeNull();
   return { id: m?.[1] as string, path: m?.[2] as string };
@@ -20,21 +19,21 @@ function storedRun(): { id: string; path: string } {
 
 /** Runs a shell line under a pseudo-terminal (util-linux `script`), as a person would. */
 function onTerminal(line: string, env: NodeJS.ProcessEnv) {
-  return sh(`script -qec ${JSON.stringify(`stty rows 40 cols 100; ${line}`)} /dev/null`, { env });
+  return shSync(`script -qec ${JSON.stringify(`stty rows 40 cols 100; ${line}`)} /dev/null`, { env });
 }
 
 describe('ctxwrap open', () => {
   it('streams the stored output byte for byte when stdout is not a terminal', () => {
     const { id, path } = storedRun();
-    const r = ctxwrap(['open', id], { env: box.env });
-    expect(r).toEqual({ code: 0, stdout: readFileSync(path, 'utf8'), stderr: '' });
+    const r = ctxwrapSync(['open', id], { env: box.env });
+    expect(r).toMatchObject({ exitCode: 0, stdout: readFileSync(path, 'utf8'), stderr: '' });
     expect(r.stdout).toContain('\u001b[31mred\u001b[0m line 150\n');
   });
 
   it('pages through $PAGER on a terminal, the path passed as one argument', () => {
     const { id, path } = storedRun();
     const r = onTerminal(`ctxwrap open ${id}`, { ...box.env, PAGER: "printf 'paged [%s]\\n'" });
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stdout.replace(/\r/g, '')).toBe(`paged [${path}]\n`);
   });
 
@@ -42,7 +41,7 @@ describe('ctxwrap open', () => {
     const { id } = storedRun();
     const env = { ...box.env, LESS: 'FX', TERM: 'xterm' };
     const r = onTerminal(`stty rows 400; ctxwrap open ${id}`, env);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const screen = r.stdout.replace(/\r/g, '');
     // less -R passes the colours through (and resets them at each line end).
     expect(screen).toMatch(/\u001b\[31mred\u001b\[0m line 1(\u001b\[m)?\n/);
@@ -53,8 +52,8 @@ describe('ctxwrap open', () => {
     [['open', '../../etc/passwd'], 2, /^ctxwrap: invalid result id '\.\.\/\.\.\/etc\/passwd'/],
     [['open', 'npm_00000000'], 1, /^ctxwrap: no result 'npm_00000000' in /],
   ])('refuses %j', (args, code, message) => {
-    const r = ctxwrap(args, { env: box.env });
-    expect(r.code).toBe(code);
+    const r = ctxwrapSync(args, { env: box.env });
+    expect(r.exitCode).toBe(code);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
   });
@@ -62,14 +61,16 @@ describe('ctxwrap open', () => {
 
 describe('help', () => {
   it('shows real examples at the top level and for every subcommand', () => {
-    expect(ctxwrap(['--help'], { env: box.env }).stdout).toMatch(/\nExamples:\n {2}ctxwrap -- npm test\n/);
-    const names = subcommands(box.env);
+    expect(ctxwrapSync(['--help'], { env: box.env }).stdout).toMatch(
+      /\nExamples:\n {2}ctxwrap -- npm test\n/,
+    );
+    const names = subcommands({ env: box.env });
     expect(names).toEqual(
       expect.arrayContaining(['run', 'show', 'prompt', 'hook', 'init', 'open', 'completion']),
     );
     for (const name of names) {
-      const help = ctxwrap([name, '--help'], { env: box.env });
-      expect({ name, code: help.code }).toEqual({ name, code: 0 });
+      const help = ctxwrapSync([name, '--help'], { env: box.env });
+      expect({ name, code: help.exitCode }).toEqual({ name, code: 0 });
       expect(help.stdout, name).toMatch(/\nExamples?\b[^\n]*:\n/);
       expect(help.stdout, name).toMatch(
         new RegExp(`\\n {2}(.*\\| )?(\\S+=\\S+ )?ctxwrap ${name === 'run' ? '' : name}`),
@@ -81,7 +82,7 @@ describe('help', () => {
 /** What bash completes for a command line (the cursor at its end), with the real script loaded. */
 function bashComplete(line: string, env: NodeJS.ProcessEnv): string[] {
   const script = join(box.root, 'ctxwrap.bash');
-  writeFileSync(script, ctxwrap(['completion', 'bash'], { env }).stdout);
+  writeFileSync(script, ctxwrapSync(['completion', 'bash'], { env }).stdout);
   const words = line.split(' ');
   const program = [
     `source ${JSON.stringify(script)}`,
@@ -95,7 +96,7 @@ function bashComplete(line: string, env: NodeJS.ProcessEnv): string[] {
   ].join('\n');
   const file = join(box.root, 'complete.bash');
   writeFileSync(file, program);
-  const r = sh(`bash ${JSON.stringify(file)}`, { env });
+  const r = shSync(`bash ${JSON.stringify(file)}`, { env });
   expect(r.stderr).toBe('');
   return r.stdout.split('\n').filter((l) => l !== '');
 }
@@ -106,7 +107,7 @@ describe('ctxwrap completion', () => {
     for (const f of ['npm_3f2a9c1b.json', 'npm_3f2a9c1b.fp.json', 'npm_3f2a9c1b.txt', 'make_00aa11bb.json']) {
       writeFileSync(join(box.runDir, 'tool_results', f), '');
     }
-    const all = subcommands(box.env);
+    const all = subcommands({ env: box.env });
     expect(bashComplete('ctxwrap ', box.env)).toEqual(expect.arrayContaining(all));
     expect(bashComplete('ctxwrap co', box.env)).toEqual(['completion']);
     expect(bashComplete('ctxwrap completion ', box.env)).toEqual(['bash', 'zsh']);
@@ -120,10 +121,11 @@ describe('ctxwrap completion', () => {
   });
 
   it('prints a zsh script that lists every subcommand and option, with ids and fixed values', () => {
-    const r = ctxwrap(['completion', 'zsh'], { env: box.env });
-    expect(r.code).toBe(0);
+    const r = ctxwrapSync(['completion', 'zsh'], { env: box.env });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout.startsWith('#compdef ctxwrap\n')).toBe(true);
-    for (const name of subcommands(box.env)) expect(r.stdout).toMatch(new RegExp(`^ {4}'${name}:`, 'm'));
+    for (const name of subcommands({ env: box.env }))
+      expect(r.stdout).toMatch(new RegExp(`^ {4}'${name}:`, 'm'));
     expect(r.stdout).toContain("'1:result id:_ctxwrap_ids'");
     expect(r.stdout).toContain("'1:shell:(bash zsh)'");
     expect(r.stdout).toContain("'--format[markdown or plain]:format:(markdown plain)'");
@@ -134,8 +136,8 @@ describe('ctxwrap completion', () => {
   });
 
   it('refuses a shell it does not know', () => {
-    const r = ctxwrap(['completion', 'fish'], { env: box.env });
-    expect(r.code).toBe(2);
+    const r = ctxwrapSync(['completion', 'fish'], { env: box.env });
+    expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^ctxwrap: .*'fish'.*bash, zsh/);
   });
 });

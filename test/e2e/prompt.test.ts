@@ -2,15 +2,14 @@
 // filled in) against a real stored result. Commands whose subcommand this build does not have
 // (`ctxwrap --help` does not list it) are left out of the run and listed in the last test.
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PROMPT_MARKDOWN, promptText, taughtCommands } from '../../src/prompt-text.js';
-import { ctxwrap, sandbox, sh, subcommands } from './agents-helpers.js';
+import { ctxwrapSync, sandbox, shSync, subcommands } from '../support.js';
 
 let box: ReturnType<typeof sandbox>;
 beforeEach(() => {
   box = sandbox();
 });
-afterEach(() => box.cleanup());
 
 /**
  * A command with long output: 400 numbered lines that contain the word the snippet searches
@@ -24,17 +23,21 @@ const subcommandOf = (command: string) =>
 
 describe('ctxwrap prompt', () => {
   it('prints the snippet as Markdown by default and as plain text on request', () => {
-    expect(ctxwrap(['prompt'], { env: box.env })).toEqual({ code: 0, stdout: PROMPT_MARKDOWN, stderr: '' });
-    expect(ctxwrap(['prompt', '--format', 'plain'], { env: box.env })).toEqual({
-      code: 0,
+    expect(ctxwrapSync(['prompt'], { env: box.env })).toMatchObject({
+      exitCode: 0,
+      stdout: PROMPT_MARKDOWN,
+      stderr: '',
+    });
+    expect(ctxwrapSync(['prompt', '--format', 'plain'], { env: box.env })).toMatchObject({
+      exitCode: 0,
       stdout: promptText('plain'),
       stderr: '',
     });
   });
 
   it('refuses an unknown format with a one-line usage error', () => {
-    expect(ctxwrap(['prompt', '--format', 'html'], { env: box.env })).toEqual({
-      code: 2,
+    expect(ctxwrapSync(['prompt', '--format', 'html'], { env: box.env })).toMatchObject({
+      exitCode: 2,
       stdout: '',
       stderr:
         "ctxwrap: option '--format <format>' argument 'html' is invalid. Allowed choices are markdown, plain. (see ctxwrap --help)\n",
@@ -42,8 +45,8 @@ describe('ctxwrap prompt', () => {
   });
 
   it('describes the summary header and gap marker as a real long run prints them', () => {
-    const run = sh(`ctxwrap -- ${LONG}`, { env: box.env });
-    expect(run.code).toBe(0);
+    const run = shSync(`ctxwrap -- ${LONG}`, { env: box.env });
+    expect(run.exitCode).toBe(0);
     const lines = run.stdout.split('\n');
     const header =
       /^\[ctxwrap (\S+)\] exit 0 · 400 lines · [\d.,]+ kB · ~[\d.,]+k? tokens · \S+ · full output: (\S+)$/.exec(
@@ -61,14 +64,14 @@ describe('ctxwrap prompt', () => {
   });
 
   it('teaches only commands that parse and work exactly as written', () => {
-    const available = new Set(['run', ...subcommands(box.env)]);
+    const available = new Set(['run', ...subcommands({ env: box.env })]);
     const runnable = taughtCommands().filter((c) => available.has(subcommandOf(c)));
     expect(runnable).toContain('ctxwrap -- <cmd>');
     let id = '';
     for (const taught of runnable.sort((a, b) => Number(b.includes('<cmd>')) - Number(a.includes('<cmd>')))) {
       const line = taught.replace('<cmd>', LONG).replace(/<id>/g, id).replace('PATTERN', 'words');
-      const r = sh(line, { env: box.env });
-      expect({ line, code: r.code, stderr: r.stderr }).toEqual({ line, code: 0, stderr: '' });
+      const r = shSync(line, { env: box.env });
+      expect({ line, code: r.exitCode, stderr: r.stderr }).toEqual({ line, code: 0, stderr: '' });
       expect(r.stdout.length, line).toBeGreaterThan(0);
       if (taught.includes('<cmd>')) id = /^\[ctxwrap (\S+)\]/.exec(r.stdout)?.[1] ?? '';
       expect(id, 'the run printed an id').not.toBe('');
@@ -76,7 +79,7 @@ describe('ctxwrap prompt', () => {
   });
 
   it('leaves out of the run only the commands of subcommands this build does not have', () => {
-    const available = new Set(['run', ...subcommands(box.env)]);
+    const available = new Set(['run', ...subcommands({ env: box.env })]);
     const missing = [...new Set(taughtCommands().map(subcommandOf))].filter((s) => !available.has(s));
     // read and search are built on other branches; once merged, this list is empty.
     expect(missing.every((s) => s === 'read' || s === 'search')).toBe(true);

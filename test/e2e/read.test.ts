@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ctxwrap, script, startRunning, stored, tempRunDir, writeResult } from './recover-support.js';
+import { ctxwrap, script, startRunning, stored, tempDir, writeResult } from '../support.js';
 
 const ACCEPTED =
   'accepted: first:N, last:N, A-B, A- (to the end), N, lists such as 1-20,900-950, grep:PATTERN, grep:/PATTERN/i';
@@ -13,7 +13,7 @@ describe('ctxwrap read', () => {
   const read = (...args: string[]) => ctxwrap(['read', '--run-dir', runDir, ...args]);
 
   beforeAll(async () => {
-    runDir = tempRunDir();
+    runDir = join(tempDir(), 'run');
     id = await stored(runDir, [process.execPath, script('numbered-lines.mjs'), '1000', '100']);
     untidy = await stored(runDir, [process.execPath, script('untidy-output.mjs')]);
   });
@@ -25,7 +25,7 @@ describe('ctxwrap read', () => {
 
   it('prints the output numbered, as much as fits, and says what was left out', async () => {
     const r = await read(id);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.length).toBeLessThanOrEqual(4000);
     const m =
@@ -51,7 +51,7 @@ describe('ctxwrap read', () => {
     ['first:2000', null],
   ])('--lines %s', async (spec, expected) => {
     const r = await read(id, '--lines', spec, '--max-chars', '0');
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(expected ?? numbered(1, 1000));
   });
@@ -61,8 +61,8 @@ describe('ctxwrap read', () => {
       `${numbered(999, 1000)}[ctxwrap: ${id} has 1,000 lines]\n`,
     );
     const none = await read(id, '--lines', '2000-2010,3000-');
-    expect(none).toEqual({
-      code: 0,
+    expect(none).toMatchObject({
+      exitCode: 0,
       stderr: '',
       stdout: `[ctxwrap: no such line (2000-2010,3000-): ${id} has 1,000 lines]\n`,
     });
@@ -168,10 +168,10 @@ describe('ctxwrap read', () => {
   it('--raw prints the exact stored bytes', async () => {
     const stored = readFileSync(join(runDir, 'tool_results', `${untidy}.txt`));
     const all = await read(untidy, '--raw');
-    expect(all).toEqual({ code: 0, stderr: '', stdout: stored.toString('utf8') });
+    expect(all).toMatchObject({ exitCode: 0, stderr: '', stdout: stored.toString('utf8') });
     const two = await read(untidy, '--raw', '--lines', '2-3');
-    expect(two).toEqual({
-      code: 0,
+    expect(two).toMatchObject({
+      exitCode: 0,
       stderr: '',
       stdout: '\x1b[31mFA\x1b[0mIL colored\nprogress 10%\rprogress 55%\rprogress 100%\n',
     });
@@ -191,14 +191,14 @@ describe('ctxwrap read', () => {
     ['middle', "'middle' is not a line number or a range"],
   ])('refuses --lines %s in one line, exit 2', async (spec, why) => {
     const r = await read(id, '--lines', spec);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`ctxwrap: --lines '${spec}': ${why}; ${ACCEPTED}\n`);
   });
 
   it('refuses --context without grep:', async () => {
-    expect(await read(id, '--lines', '1-3', '--context', '2')).toEqual({
-      code: 2,
+    expect(await read(id, '--lines', '1-3', '--context', '2')).toMatchObject({
+      exitCode: 2,
       stdout: '',
       stderr: 'ctxwrap: --context applies to --lines grep:PATTERN only\n',
     });
@@ -215,7 +215,7 @@ describe('ctxwrap read', () => {
     'NPM_3F2A9C1B',
   ])('refuses the id %j before touching the file system', async (bad) => {
     const r = await read(bad);
-    expect(r.code).toBe(2);
+    expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
       /^ctxwrap: invalid result id '.*': ids look like npm_3f2a9c1b \(a name, '_', 8 hex digits\); see 'ctxwrap list'\n$/,
@@ -223,15 +223,15 @@ describe('ctxwrap read', () => {
   });
 
   it('names the run directory it looked in for an unknown id, exit 1', async () => {
-    expect(await read('npm_0123abcd')).toEqual({
-      code: 1,
+    expect(await read('npm_0123abcd')).toMatchObject({
+      exitCode: 1,
       stdout: '',
       stderr: `ctxwrap: no result 'npm_0123abcd' in ${runDir} (see 'ctxwrap list')\n`,
     });
   });
 
   it('records what it printed in the ledger', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     const one = await stored(dir, [process.execPath, script('numbered-lines.mjs'), '50']);
     const a = await ctxwrap(['read', '--run-dir', dir, one, '--lines', '1-5']);
     const b = await ctxwrap(['read', '--run-dir', dir, one, '--lines', 'grep:line 4']);
@@ -246,22 +246,22 @@ describe('ctxwrap read', () => {
   });
 
   it('reads a result still being written, and says so', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     const run = await startRunning(dir);
     const running = run.id;
     const r = await ctxwrap(['read', '--run-dir', dir, running]);
-    expect(r).toEqual({
-      code: 0,
+    expect(r).toMatchObject({
+      exitCode: 0,
       stderr: '',
       stdout: `1: started\n[ctxwrap: ${running} is still running]\n`,
     });
     run.child.kill('SIGTERM');
-    expect((await run.done).code).toBe(0);
+    expect((await run.child).exitCode).toBe(0);
     expect((await ctxwrap(['read', '--run-dir', dir, running])).stdout).toBe('1: started\n2: stopped\n');
   });
 
   it('handles empty, binary and many-block results', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     writeResult(dir, 'empty_00000000', '');
     expect((await ctxwrap(['read', '--run-dir', dir, 'empty_00000000'])).stdout).toBe(
       '[ctxwrap: empty_00000000 has no output]\n',

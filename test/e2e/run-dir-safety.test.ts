@@ -18,17 +18,16 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, onlyId, storedIds, storedMeta } from '../helpers.js';
-import { scratch } from './reliability-support.js';
+import { ctxwrap, onlyId, storedIds, storedMeta, tempDir } from '../support.js';
 
 const SECRET = 'outside-the-run-dir: top secret\n';
 
 /** A run directory with one real result, and a file outside it that must never show. */
 async function withResult(status = 3) {
-  const runDir = join(scratch(), 'run');
+  const runDir = join(tempDir(), 'run');
   await ctxwrap(['-c', `echo stored line; exit ${status}`], { runDir });
   const id = onlyId(runDir);
-  const outside = join(scratch(), 'secret.txt');
+  const outside = join(tempDir(), 'secret.txt');
   writeFileSync(outside, SECRET);
   const file = (ext: string) => join(runDir, 'tool_results', `${id}${ext}`);
   return { runDir, id, outside, file };
@@ -116,7 +115,7 @@ describe('links planted inside the run directory are never followed', () => {
 
   it('a tool_results that is a link is refused by show, as by run', async () => {
     const { runDir, id } = await withResult();
-    const moved = join(scratch(), 'moved');
+    const moved = join(tempDir(), 'moved');
     renameSync(join(runDir, 'tool_results'), moved);
     symlinkSync(moved, join(runDir, 'tool_results'));
     const r = await ctxwrap(['show', id], { runDir });
@@ -132,7 +131,7 @@ describe('links planted inside the run directory are never followed', () => {
     const opened = await ctxwrap(['open', id], { runDir });
     expect(opened.stdout).toBe('stored line\n');
     expect(readFileSync(outside, 'utf8')).toBe(SECRET);
-    const planted = scratch();
+    const planted = tempDir();
     rmSync(join(runDir, 'last'), { recursive: true, force: true });
     symlinkSync(planted, join(runDir, 'last'));
     const again = await ctxwrap(['-c', 'echo stored line; exit 0'], { runDir });
@@ -144,8 +143,8 @@ describe('links planted inside the run directory are never followed', () => {
 
 describe('the run directory itself', () => {
   it('may be a link of its own user to a directory that passes the checks', async () => {
-    const target = scratch();
-    const link = join(scratch(), 'link');
+    const target = tempDir();
+    const link = join(tempDir(), 'link');
     symlinkSync(target, link);
     const r = await ctxwrap(['--', 'echo', 'via link'], { runDir: link });
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([0, 'via link\n', '']);
@@ -153,8 +152,8 @@ describe('the run directory itself', () => {
   });
 
   it('is refused when it is a link another user planted, or when another user owns it (run and show)', async () => {
-    const target = scratch();
-    const link = join(scratch(), 'link');
+    const target = tempDir();
+    const link = join(tempDir(), 'link');
     symlinkSync(target, link);
     lchownSync(link, 12345, 12345);
     const r = await ctxwrap(['--', 'echo', 'x'], { runDir: link });
@@ -174,7 +173,7 @@ describe('the run directory itself', () => {
   });
 
   it('keeps the modes: run directory 0700, results 0600, and a new tool_results is 0700', async () => {
-    const runDir = join(scratch(), 'fresh');
+    const runDir = join(tempDir(), 'fresh');
     mkdirSync(runDir, { mode: 0o700 });
     await ctxwrap(['--', 'echo', 'x'], { runDir });
     const id = onlyId(runDir);

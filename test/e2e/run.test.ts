@@ -1,19 +1,21 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
-  cleanEnv,
+  childPids,
   ctxwrap,
+  killQuietly,
   onlyId,
+  readPid,
   script,
+  sh,
   storedIds,
   storedMeta,
   storedOutput,
   tempDir,
   waitFor,
-} from '../helpers.js';
+} from '../support.js';
 
 const HEADER = /^\[ctxwrap ([a-z0-9-]+_[0-9a-f]{8})\] /;
 
@@ -160,9 +162,7 @@ describe('capture', () => {
 
   it('defaults the run directory to $XDG_STATE_HOME/ctxwrap', async () => {
     const state = tempDir();
-    const env = cleanEnv('', { XDG_STATE_HOME: state });
-    env.CTXWRAP_RUN_DIR = '';
-    await execa('node', [BIN, '--', 'echo', 'x'], { env, extendEnv: false });
+    await ctxwrap(['--', 'echo', 'x'], { env: { XDG_STATE_HOME: state } });
     expect(storedIds(join(state, 'ctxwrap'))).toHaveLength(1);
   });
 
@@ -303,6 +303,8 @@ describe('signals', () => {
     await waitFor(
       () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).includes('tick 5\n'),
     );
+    // The command leads a process group of its own, which outlives ctxwrap: ended below.
+    const groups = childPids(child.pid as number);
     child.kill('SIGKILL');
     await child;
     const id = onlyId(runDir);
@@ -316,16 +318,15 @@ describe('signals', () => {
         `\\[ctxwrap ${id}\\] incomplete: ctxwrap stopped before the command ended; \\d+ bytes were captured`,
       ),
     );
-    await execa('pkill', ['-f', `${script('slow-lines.sh')} 1000`], { reject: false });
+    for (const pid of groups) {
+      killQuietly(pid, true);
+      killQuietly(pid);
+    }
   });
 
   it('survives its reader closing the pipe early (EPIPE) and keeps every byte', async () => {
     const runDir = tempDir();
-    const r = await execa('/bin/sh', ['-c', `node ${BIN} -- seq 1 200000 | head -3; echo "status=$?"`], {
-      env: cleanEnv(runDir),
-      extendEnv: false,
-      reject: false,
-    });
+    const r = await sh(`node ${BIN} -- seq 1 200000 | head -3; echo "status=$?"`, { runDir });
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^\[ctxwrap seq_[0-9a-f]{8}\] exit 0 · 200,000 lines/);
     const id = onlyId(runDir);
@@ -374,13 +375,14 @@ describe('hard outputs', () => {
   it('does not wait for a background process that keeps the pipes open', async () => {
     const runDir = tempDir();
     const started = Date.now();
-    const r = await ctxwrap(['-c', 'sleep 30 & echo started'], { runDir });
+    const pidFile = join(tempDir(), 'pid');
+    const r = await ctxwrap(['-c', `sleep 30 & echo $! > ${pidFile}; echo started`], { runDir });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(
       /^started\n\[ctxwrap sleep_[0-9a-f]{8}\] exit 0 \(output may have continued after exit\)/,
     );
-    await execa('pkill', ['-f', 'sleep 30'], { reject: false });
+    killQuietly(readPid(pidFile));
   });
 });
 

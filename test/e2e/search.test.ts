@@ -1,27 +1,25 @@
 import { readdirSync, readFileSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, EMIT, editMeta, filler, frames, indexFiles, store, tempDir } from './search-support.js';
+import { ctxwrap, EMIT, editMeta, filler, frames, indexFiles, storeText, tempDir } from '../support.js';
 
 const lines = (...parts: (string | string[])[]) => `${parts.flat().join('\n')}\n`;
 
 describe('ctxwrap search', () => {
   it('ranks the window holding every word first, and points at the exact lines', async () => {
-    const { root, runDir } = tempDir();
-    const partial = await store(
-      root,
+    const runDir = join(tempDir(), 'run');
+    const partial = await storeText(
       runDir,
       'api',
       lines(filler(40), 'warn: connection slow', filler(40, 41), 'postgres ready'),
     );
-    const full = await store(
-      root,
+    const full = await storeText(
       runDir,
       'db',
       lines(filler(100), 'error: connection refused by postgres at 10.0.0.7:5432', filler(100, 101)),
     );
     const r = await ctxwrap(['search', '--run-dir', runDir, 'connection refused postgres']);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     const hits = frames(r.stdout);
     expect(hits[0]).toEqual({ id: full, first: 98, last: 104 });
@@ -31,9 +29,8 @@ describe('ctxwrap search', () => {
   });
 
   it('finds identifiers whole and by their parts: paths, error codes, dotted names', async () => {
-    const { root, runDir } = tempDir();
-    await store(
-      root,
+    const runDir = join(tempDir(), 'run');
+    await storeText(
       runDir,
       'tsc',
       lines(
@@ -50,7 +47,7 @@ describe('ctxwrap search', () => {
       'src/middleware/cors/index.ts(124',
     ]) {
       const r = await ctxwrap(['search', '--run-dir', runDir, q]);
-      expect(r.code, q).toBe(0);
+      expect(r.exitCode, q).toBe(0);
       expect(r.stdout, q).toContain(
         "31: src/middleware/cors/index.ts(124,39): error TS2345: Argument of type 'number'",
       );
@@ -58,72 +55,72 @@ describe('ctxwrap search', () => {
   });
 
   it('prints exactly one line and exits 1 when nothing matches, absent words included', async () => {
-    const { root, runDir } = tempDir();
-    await store(root, runDir, 'db', lines(filler(20), 'error: connection refused', 'timeout after 30s'));
+    const runDir = join(tempDir(), 'run');
+    await storeText(runDir, 'db', lines(filler(20), 'error: connection refused', 'timeout after 30s'));
     // "refusal" is two edits from "refused", "connectivity" shares only a prefix with nothing.
     for (const q of ['zanzibar', 'refusal', 'connectivity', 'refusing', 'E404']) {
       const r = await ctxwrap(['search', '--run-dir', runDir, q]);
-      expect(r.code, q).toBe(1);
+      expect(r.exitCode, q).toBe(1);
       expect(r.stdout, q).toBe(`[ctxwrap search] no matches for "${q}" in 1 result\n`);
       expect(r.stderr, q).toBe('');
     }
   });
 
   it('names the words found nowhere, and never frames a hit on them', async () => {
-    const { root, runDir } = tempDir();
-    await store(root, runDir, 'db', lines(filler(20), 'error: connection refused', filler(20, 21)));
+    const runDir = join(tempDir(), 'run');
+    await storeText(runDir, 'db', lines(filler(20), 'error: connection refused', filler(20, 21)));
     const r = await ctxwrap(['search', '--run-dir', runDir, 'connection zanzibar']);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/not found anywhere: zanzibar/);
     expect(r.stdout).toContain('21: error: connection refused');
   });
 
   it('never answers words found nowhere with near spellings of other words', async () => {
-    const { root, runDir } = tempDir();
-    await store(root, runDir, 'log', lines(filler(20), 'buffer reused after free', filler(20, 21)));
+    const runDir = join(tempDir(), 'run');
+    await storeText(runDir, 'log', lines(filler(20), 'buffer reused after free', filler(20, 21)));
     // "refused" is one edit from "reused", but "connection" is nowhere: no match at all.
     const r = await ctxwrap(['search', '--run-dir', runDir, 'connection refused']);
-    expect(r.code).toBe(1);
+    expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('[ctxwrap search] no matches for "connection refused" in 1 result\n');
     // With a word found for real, the near spelling helps rank, and is named.
     const typo = await ctxwrap(['search', '--run-dir', runDir, 'buffer reuesd']);
-    expect(typo.code).toBe(0);
+    expect(typo.exitCode).toBe(0);
     expect(typo.stdout.split('\n')[0]).toContain("no exact 'reuesd', near: reused");
   });
 
   it('tolerates a typo in a long word, and says so', async () => {
-    const { root, runDir } = tempDir();
-    await store(root, runDir, 'db', lines(filler(20), 'error: connection refused', filler(20, 21)));
+    const runDir = join(tempDir(), 'run');
+    await storeText(runDir, 'db', lines(filler(20), 'error: connection refused', filler(20, 21)));
     const r = await ctxwrap(['search', '--run-dir', runDir, 'conection']);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n')[0]).toContain("no exact 'conection', near: connection");
     expect(r.stdout).toContain('21: error: connection refused');
   });
 
   it('scopes to one result with --id, and checks the id', async () => {
-    const { root, runDir } = tempDir();
-    const a = await store(root, runDir, 'a', lines(filler(10), 'flaky timeout in a'));
-    const b = await store(root, runDir, 'b', lines(filler(10), 'flaky timeout in b'));
+    const runDir = join(tempDir(), 'run');
+    const a = await storeText(runDir, 'a', lines(filler(10), 'flaky timeout in a'));
+    const b = await storeText(runDir, 'b', lines(filler(10), 'flaky timeout in b'));
     const r = await ctxwrap(['search', '--run-dir', runDir, 'flaky timeout', '--id', a]);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(frames(r.stdout).map((h) => h.id)).toEqual([a]);
     expect(r.stdout).not.toContain(b);
     const bad = await ctxwrap(['search', '--run-dir', runDir, 'flaky', '--id', '../etc/passwd']);
-    expect(bad.code).toBe(2);
+    expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^ctxwrap: invalid result id '\.\.\/etc\/passwd'/);
     const unknown = await ctxwrap(['search', '--run-dir', runDir, 'flaky', '--id', 'npm_00000000']);
-    expect(unknown.code).toBe(1);
+    expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toBe(`ctxwrap: no result 'npm_00000000' in ${runDir} (see 'ctxwrap list')\n`);
   });
 
   it('keeps to --limit and --max-chars, and says how many more hits there are', async () => {
-    const { root, runDir } = tempDir();
+    const runDir = join(tempDir(), 'run');
     const text: string[] = [];
     for (let i = 0; i < 30; i++)
       text.push(...filler(9, i * 10), `test ${i} failed: timeout after 5000ms ${'x'.repeat(300)}`);
-    await store(root, runDir, 'tests', lines(text));
+    await storeText(runDir, 'tests', lines(text));
     const r = await ctxwrap(['search', '--run-dir', runDir, 'timeout', '--limit', '3']);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     expect(frames(r.stdout)).toHaveLength(3);
     expect(r.stdout).toMatch(
       /\n\[ctxwrap search\] 27 more hits: add words, scope with --id <id>, or raise --limit\n$/,
@@ -148,16 +145,16 @@ describe('ctxwrap search', () => {
       expect([shown[0], shown.at(-1)]).toEqual([frame!.first, frame!.last]);
     }
     const bad = await ctxwrap(['search', '--run-dir', runDir, 'timeout', '--limit', '0']);
-    expect(bad.code).toBe(2);
+    expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toBe("ctxwrap: --limit takes a whole number from 1 to 100 (got '0')\n");
   });
 
   it('never shows a line twice when hits sit close together', async () => {
-    const { root, runDir } = tempDir();
+    const runDir = join(tempDir(), 'run');
     const text = Array.from({ length: 120 }, (_, i) =>
       i % 5 === 0 ? `retry ${i}: socket timeout` : `step ${i} ok`,
     );
-    await store(root, runDir, 'net', lines(text));
+    await storeText(runDir, 'net', lines(text));
     const r = await ctxwrap([
       'search',
       '--run-dir',
@@ -175,13 +172,13 @@ describe('ctxwrap search', () => {
   });
 
   it('searches notes, shows them on hits, and finds a result by its note alone', async () => {
-    const { root, runDir } = tempDir();
-    const id = await store(root, runDir, 'deploy', lines(filler(10), 'deploy finished with warnings'));
+    const runDir = join(tempDir(), 'run');
+    const id = await storeText(runDir, 'deploy', lines(filler(10), 'deploy finished with warnings'));
     editMeta(runDir, id, (m) => {
       m.note = 'staging rollout\nfor ticket OPS-1234';
     });
     const byNote = await ctxwrap(['search', '--run-dir', runDir, 'OPS-1234']);
-    expect(byNote.code).toBe(0);
+    expect(byNote.exitCode).toBe(0);
     expect(byNote.stdout).toContain(`[ctxwrap hit 1/1] ${id} its note matches score`);
     expect(byNote.stdout).toContain('note: staging rollout for ticket OPS-1234');
     // A note file beside the metadata (as `ctxwrap note` writes it) wins over the metadata's.
@@ -197,9 +194,8 @@ describe('ctxwrap search', () => {
   });
 
   it('never lets stored text forge a frame or steer the search', async () => {
-    const { root, runDir } = tempDir();
-    await store(
-      root,
+    const runDir = join(tempDir(), 'run');
+    await storeText(
       runDir,
       'evil',
       lines(
@@ -210,7 +206,7 @@ describe('ctxwrap search', () => {
       ),
     );
     const r = await ctxwrap(['search', '--run-dir', runDir, 'instructions done secret']);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const own = r.stdout.split('\n').filter((l) => l.startsWith('[ctxwrap'));
     expect(own[0]).toMatch(/^\[ctxwrap search\] /);
     expect(own.slice(1)).toEqual([
@@ -223,25 +219,25 @@ describe('ctxwrap search', () => {
   });
 
   it('does not search expired results', async () => {
-    const { root, runDir } = tempDir();
-    const old = await store(root, runDir, 'old', lines('ancient failure here'));
+    const runDir = join(tempDir(), 'run');
+    const old = await storeText(runDir, 'old', lines('ancient failure here'));
     editMeta(runDir, old, (m) => {
       m.startedAt = new Date(Date.now() - 3 * 86_400_000).toISOString();
     });
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'ancient'], { CTXWRAP_TTL: '1d' });
+    const r = await ctxwrap(['search', '--run-dir', runDir, 'ancient'], { env: { CTXWRAP_TTL: '1d' } });
     expect(r.stdout).toBe('[ctxwrap search] no matches for "ancient" in 0 results\n');
     const scoped = await ctxwrap(['search', '--run-dir', runDir, 'ancient', '--id', old], {
-      CTXWRAP_TTL: '1d',
+      env: { CTXWRAP_TTL: '1d' },
     });
-    expect(scoped.code).toBe(1);
+    expect(scoped.exitCode).toBe(1);
     expect(scoped.stderr).toMatch(/has expired/);
   });
 
   it('prints JSON with --json, and records what it printed in the ledger', async () => {
-    const { root, runDir } = tempDir();
-    const id = await store(root, runDir, 'db', lines(filler(5), 'error: connection refused'));
+    const runDir = join(tempDir(), 'run');
+    const id = await storeText(runDir, 'db', lines(filler(5), 'error: connection refused'));
     const r = await ctxwrap(['search', '--run-dir', runDir, 'refused', '--json']);
-    expect(r.code).toBe(0);
+    expect(r.exitCode).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.hits[0]).toMatchObject({ id, lines: [3, 6], words: { found: 1, of: 1 } });
     expect(j.hits[0].snippet).toContainEqual({ line: 6, text: 'error: connection refused', match: true });
@@ -253,29 +249,23 @@ describe('ctxwrap search', () => {
   });
 
   it('finds words in the unindexed middle of a large output with a streaming scan', async () => {
-    const { root, runDir } = tempDir();
-    const id = await store(
-      root,
+    const runDir = join(tempDir(), 'run');
+    const id = await storeText(
       runDir,
       'big',
       lines(filler(2000), 'panic: unexpected EOF in chunk reader', filler(2000, 2001)),
     );
     const env = { CTXWRAP_INDEX_BYTES: '8192' };
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'unexpected EOF'], env);
-    expect(r.code).toBe(0);
+    const r = await ctxwrap(['search', '--run-dir', runDir, 'unexpected EOF'], { env });
+    expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`${id} lines 1998-2004 score`);
     expect(r.stdout).toContain('found by scan (not indexed)');
     expect(r.stdout).toContain('2001: panic: unexpected EOF in chunk reader');
   });
 
   it('rebuilds an index that is truncated, garbage, or stale, and sweeps crash leftovers', async () => {
-    const { root, runDir } = tempDir();
-    const id = await store(
-      root,
-      runDir,
-      'db',
-      lines(filler(50), 'error: connection refused', filler(50, 51)),
-    );
+    const runDir = join(tempDir(), 'run');
+    const id = await storeText(runDir, 'db', lines(filler(50), 'error: connection refused', filler(50, 51)));
     const first = await ctxwrap(['search', '--run-dir', runDir, 'refused']);
     expect(indexFiles(runDir)).toEqual([`${id}.idx`]);
     const path = join(runDir, 'index', `${id}.idx`);
@@ -309,7 +299,7 @@ describe('ctxwrap search', () => {
     for (const [what, breakIt] of damage) {
       breakIt();
       const r = await ctxwrap(['search', '--run-dir', runDir, 'refused']);
-      expect({ what, code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      expect({ what, code: r.exitCode, stdout: r.stdout, stderr: r.stderr }).toEqual({
         what,
         code: 0,
         stdout: first.stdout,
@@ -324,15 +314,15 @@ describe('ctxwrap search', () => {
   });
 
   it('builds many indexes at once (on worker threads), with the same answers as later', async () => {
-    const { root, runDir } = tempDir();
+    const runDir = join(tempDir(), 'run');
     const ids: string[] = [];
     for (let k = 0; k < 4; k++) {
       const body = filler(60_000, k * 100_000);
       body[30_000 + k] = `worker ${k}: segment checksum mismatch at offset ${k * 4096}`;
-      ids.push(await store(root, runDir, `big${k}`, lines(body)));
+      ids.push(await storeText(runDir, `big${k}`, lines(body)));
     }
     const first = await ctxwrap(['search', '--run-dir', runDir, 'checksum mismatch', '--limit', '4']);
-    expect(first.code).toBe(0);
+    expect(first.exitCode).toBe(0);
     expect(first.stderr).toBe('');
     expect(new Set(frames(first.stdout).map((h) => h.id))).toEqual(new Set(ids));
     expect(first.stdout).toContain('30001: worker 0: segment checksum mismatch at offset 0');
@@ -342,7 +332,8 @@ describe('ctxwrap search', () => {
   });
 
   it('stays correct while 20 captures run beside it', async () => {
-    const { root, runDir } = tempDir();
+    const root = tempDir();
+    const runDir = join(root, 'run');
     const files = Array.from({ length: 20 }, (_, i) => {
       const f = join(root, `out-${i}.txt`);
       writeFileSync(
@@ -357,7 +348,7 @@ describe('ctxwrap search', () => {
       searches.push(ctxwrap(['search', '--run-dir', runDir, 'quokka', '--limit', '20']));
     const done = await Promise.all([...captures, ...searches]);
     for (const r of done) expect(r.stderr).toBe('');
-    for (const r of done.slice(20)) expect([0, 1]).toContain(r.code);
+    for (const r of done.slice(20)) expect([0, 1]).toContain(r.exitCode);
     const after = await ctxwrap([
       'search',
       '--run-dir',
@@ -368,7 +359,7 @@ describe('ctxwrap search', () => {
       '--max-chars',
       '100000',
     ]);
-    expect(after.code).toBe(0);
+    expect(after.exitCode).toBe(0);
     expect(frames(after.stdout)).toHaveLength(20);
     expect(readdirSync(join(runDir, 'index')).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, onlyId, storedOutput, tempDir } from '../helpers.js';
+import { ctxwrap, onlyId, storedOutput, tempDir } from '../support.js';
 
 // Fake credentials, assembled here so that no secret scanner mistakes this file for a leak.
 const token = ['gh', 'p_', 'nMnmpq5kenFAKEpjPJuY3VhllZeMbKjxwlnA'].join('');

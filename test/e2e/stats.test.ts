@@ -3,22 +3,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatTokens } from '../../src/format.js';
 import { estimateTokens } from '../../src/tokens.js';
-import { ago, ctxwrap, tempRunDir, writeResult } from './recover-support.js';
+import { ago, ctxwrap, tempDir, writeResult } from '../support.js';
 
 const HOUR = 3_600_000;
 
 describe('ctxwrap stats', () => {
   it('says when there is nothing', async () => {
-    const dir = tempRunDir();
-    expect(await ctxwrap(['stats', '--run-dir', dir])).toEqual({
-      code: 0,
+    const dir = join(tempDir(), 'run');
+    expect(await ctxwrap(['stats', '--run-dir', dir])).toMatchObject({
+      exitCode: 0,
       stderr: '',
       stdout: `[ctxwrap: no results in ${dir}]\n`,
     });
   });
 
   it('counts full output against everything printed, read-backs included', async () => {
-    const dir = tempRunDir();
+    const dir = join(tempDir(), 'run');
     const big = Array.from({ length: 20_000 }, (_, k) => `test ${k + 1} passed`).join('\n');
     writeResult(dir, 'npm_00000001', `${big}\n`, {
       startedAt: ago(2 * HOUR),
@@ -91,7 +91,7 @@ describe('ctxwrap stats', () => {
     });
 
     const text = await ctxwrap(['stats', '--run-dir', dir]);
-    expect(text.code).toBe(0);
+    expect(text.exitCode).toBe(0);
     const b = formatBytes;
     const readBytes = read[0]! + read[1]! + read[2]!;
     const npmBytes = b(2 * (big.length + 1) + 9);

@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ctxwrap, onlyId, script, storedOutput, tempDir } from '../helpers.js';
+import { BIN, cleanEnv, ctxwrap, onlyId, script, storedOutput, tempDir } from '../support.js';
 
 /** Runs a command under script(1), so that ctxwrap's stdout and stderr are a terminal. */
 function inTerminal(command: string, env: Record<string, string>) {

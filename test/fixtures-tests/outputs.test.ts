@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/summary/summarize.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support.js';
 
 const DIR = join(ROOT, 'fixtures', 'outputs');
 const cases = readdirSync(DIR, { withFileTypes: true })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRunConfig } from '../../src/config.js';
+import { resolveRunDir } from '../../src/env.js';
 import { formatBytes, formatCount, formatDuration, formatTokens } from '../../src/format.js';
 import { parseDuration } from '../../src/parse-duration.js';
 import { ID_PATTERN, newId, slugOf, validateId } from '../../src/store/ids.js';
-import { resolveRunDir } from '../../src/store/run-dir.js';
 import { guessType, looksBinary } from '../../src/summary/sniff.js';
 import { sniffCases } from './sniff-cases.js';
 
