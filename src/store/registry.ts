@@ -22,9 +22,10 @@ export interface Entry {
 /**
  * A result whose writer could be checked by its pid alone (metadata from an older ctxwrap, or a
  * system without /proc) and that has been "running" for longer than this is taken to be
- * incomplete, so that a pid held by another process cannot keep it running for ever.
+ * incomplete (7 days, the default time to live), so that a pid held by another process cannot
+ * keep it running for ever.
  */
-export const UNVERIFIED_RUNNING_MS = DEFAULT_TTL_MS;
+export const UNVERIFIED_RUNNING_MS = 7 * 86_400_000;
 
 export function stateOf(meta: ResultMeta, now = Date.now()): ResultState {
   if (meta.state === 'complete') return 'complete';

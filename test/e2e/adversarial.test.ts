@@ -4,9 +4,8 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, ctxwrap, onlyId, storedIds, storedMeta, tempDir, waitFor } from '../helpers.js';
+import { BIN, ctxwrap, onlyId, sh, storedIds, storedMeta, tempDir, waitFor } from '../support.js';
 
 /** Runs `sh -c script` under ctxwrap, feeding `input` on stdin when given. */
 function wrap(runDir: string, script: string, input?: string, extra: string[] = []) {
@@ -275,7 +274,7 @@ describe('5: a result cut short by a full disk says so', () => {
     const runDir = tempDir();
     // 1000 blocks of 512 bytes: the stored file stops at 512,000 bytes of about 2 MB.
     const inner = `trap '' XFSZ; ulimit -f 1000; exec node '${BIN}' -c 'seq 1 300000; echo "error: the last line"; exit 3'`;
-    const run = await execa('sh', ['-c', inner], { env: cleanEnv(runDir), extendEnv: false, reject: false });
+    const run = await sh(inner, { runDir });
     expect(run.exitCode).toBe(3);
     const id = onlyId(runDir);
     expect(storedMeta(runDir, id).storedBytes).toBe(512_000);
