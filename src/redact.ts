@@ -540,7 +540,10 @@ export function redact(text: string): string {
 // Names of environment variables and shell assignments that hold a credential: MYSQL_PWD,
 // PGPASSWORD, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, NPM_AUTH, DB_CREDENTIALS, ...
 const SECRET_NAME =
-  '[A-Za-z_][A-Za-z0-9_]*?(?:PWD|PASS|PASSWD|PASSWORD|PASSPHRASE|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?|COOKIE|SESSION)[A-Za-z0-9_]*';
+  '(?:[A-Za-z_][A-Za-z0-9_]*?)?(?:PWD|PASS|PASSWD|PASSWORD|PASSPHRASE|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?|COOKIE|SESSION)[A-Za-z0-9_]*';
+// Names about a credential that do not hold one: TOKEN_COUNT=5, PASSWORD_FILE=/run/secrets/db.
+const NOT_A_SECRET_NAME =
+  /[_-](?:count|limit|max|min|timeout|ttl|size|len|length|type|file|path|dir|name|id|url|endpoint|header|expiry|expires|env|var)=$/i;
 // A value on a command line: quoted, or up to the next space or shell operator.
 const ARG_VALUE = String.raw`(?:'[^']*'?|"(?:[^"\\]|\\.)*"?|[^\s;&|<>()'"]+)`;
 const SECRET_ASSIGNMENT = new RegExp(String.raw`(?<![\w$-])(${SECRET_NAME}=)(${ARG_VALUE})`, 'gi');
@@ -553,6 +556,10 @@ const SECRET_FLAG_ALONE = new RegExp(`^${SECRET_FLAG_NAME}$`, 'i');
 const GLUED_P = /(?<![\w-])((?:mysql\w*|mariadb[\w-]*)\b[^;&|\n]*?\s-p)([^\s;&|]+)/gi;
 const SEPARATE_P =
   /(?<![\w-])((?:sshpass|(?:docker|podman|buildah|nerdctl|oras)\s+login\b[^;&|\n]*?)\s-p\s*)([^\s;&|]+)/gi;
+// redis-cli -a password; openssl -passin pass:password; vault and PyPI tokens.
+const OTHER_PASSWORDS = /(?<![\w-])((?:redis-cli\b[^;&|\n]*?\s-a\s*|-pass(?:in|out)\s+pass:))([^\s;&|]+)/g;
+const COMMAND_TOKENS =
+  /(?<![\w.-])()(hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24}|pypi-Ag[A-Za-z0-9_-]{40,})(?![\w-])/g;
 // curl -u user:password, --user user:password (a password after the colon).
 const USER_PASSWORD = /(?<![\w-])((?:-u|--user|--proxy-user)\s*=?\s*["']?[^\s:"']+:)([^\s"']+)/g;
 
@@ -580,6 +587,8 @@ function isReference(value: string): boolean {
  */
 export function maskCommandLine(text: string): string {
   const joined = text
+    // A quoted string continued on the next line ('abc'\<newline>'def') and plain continuations.
+    .replace(/(['"])\\\r?\n[ \t]*\1/g, '')
     .replace(/\\\r?\n[ \t]*/g, '')
     // A token cut by a newline: masked whole when the two halves together make one.
     .replace(/([\w+/=.-]{4,})\r?\n([\w+/=.-]{4,})/g, (whole, a: string, b: string) => {
@@ -588,7 +597,7 @@ export function maskCommandLine(text: string): string {
     });
   const masked = joined
     .replace(SECRET_ASSIGNMENT, (whole, name: string, value: string) =>
-      isReference(value) ? whole : name + mask(kindOfName(name)),
+      isReference(value) || NOT_A_SECRET_NAME.test(name) ? whole : name + mask(kindOfName(name)),
     )
     .replace(SECRET_FLAG, (whole, flag: string, value: string) =>
       isReference(value) || /^-/.test(value) ? whole : flag + mask(kindOfName(flag)),
@@ -599,6 +608,10 @@ export function maskCommandLine(text: string): string {
     .replace(SEPARATE_P, (whole, before: string, value: string) =>
       isReference(value) ? whole : before + mask('password'),
     )
+    .replace(OTHER_PASSWORDS, (whole, before: string, value: string) =>
+      isReference(value) ? whole : before + mask('password'),
+    )
+    .replace(COMMAND_TOKENS, (_whole, before: string) => before + mask('token'))
     .replace(USER_PASSWORD, (whole, before: string, value: string) =>
       isReference(value) || value.startsWith('[redacted:') ? whole : before + mask('password'),
     );

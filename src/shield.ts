@@ -20,8 +20,15 @@ export const NO_SHIELD: Shield = (_line, text) => text;
 
 export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true): Shield {
   if (!enabled) return NO_SHIELD;
+  // From metadata on disk: keep only ranges that are ranges (a damaged file must not stop a read).
+  const ranges = Array.isArray(keyRanges)
+    ? keyRanges.filter(
+        (r): r is LineRange =>
+          typeof r === 'object' && r !== null && typeof r.from === 'number' && typeof r.to === 'number',
+      )
+    : [];
   return (line, text) => {
-    const range = keyRanges.find((r) => line >= r.from && line <= r.to);
+    const range = ranges.find((r) => line >= r.from && line <= r.to);
     return range ? inKeyBlock(text, line > range.from) : redactLine(text);
   };
 }
@@ -54,8 +61,8 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
   x: '\u0445\u0425\u03c7\u03a7\u00d7\u2a2f\u1541',
   w: '\u051d\u051c\u0461\u03c9\u1d21\u026f\uab83',
   r: '\u0433\u0280\u1d26\uab47\uab81',
-  a: '\u0430\u0410\u03b1\u0391\u0251\u237a',
-  p: '\u0440\u0420\u03c1\u03a1\u03f1\u2374',
+  a: '\u0430\u0410\u03b1\u0391\u0251\u237a\u1d00',
+  p: '\u0440\u0420\u03c1\u03a1\u03f1\u2374\u1d18',
   '[': '\u2045\u27e6\u298b\u2772\u301a\u3010\u3014\u2997',
   ':': '\ua789\u2236\u02d0\u02f8\u05c3',
 };

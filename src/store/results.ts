@@ -234,6 +234,8 @@ export function processStart(pid: number): number | undefined {
   return start;
 }
 
+const MAX_PID = 4_194_304;
+
 /** How a running result's writer is checked: by pid and start time, or by pid alone. */
 export type Liveness = 'alive' | 'gone' | 'unverified';
 
@@ -244,11 +246,13 @@ export type Liveness = 'alive' | 'gone' | 'unverified';
  * the pid could be checked and it answers.
  */
 export function writerLiveness(meta: ResultMeta): Liveness {
-  if (!Number.isSafeInteger(meta.pid) || meta.pid <= 0) return 'gone';
+  // Linux pids stop at 2^22; anything past that (or not a number) names no process.
+  if (!Number.isSafeInteger(meta.pid) || meta.pid <= 0 || meta.pid > MAX_PID) return 'gone';
   try {
     process.kill(meta.pid, 0);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return 'gone';
+    // EPERM: a process of another user holds the pid; anything else: there is no such process.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
   }
   const recorded = meta.pidStart;
   const now = processStart(meta.pid);

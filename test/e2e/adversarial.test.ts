@@ -354,3 +354,19 @@ describe('9/10: read within --max-chars, and list of an incomplete result', () =
     expect(list).toMatch(/incomplete +11 /);
   });
 });
+
+describe('beyond the list: damaged metadata and impossible pids', () => {
+  it('keyRanges of the wrong shape do not stop read, and a pid past 2^22 is not running', async () => {
+    const runDir = tempDir();
+    await wrap(runDir, 'seq 1 20');
+    const id = onlyId(runDir);
+    const path = join(runDir, 'tool_results', `${id}.json`);
+    const meta = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    writeFileSync(path, JSON.stringify({ ...meta, keyRanges: [{ from: 'a' }, null] }));
+    const read = await ctxwrap(['read', id, '--lines', '1'], { runDir });
+    expect(read.exitCode).toBe(0);
+    expect(read.stdout).toBe('1: 1\n');
+    writeFileSync(path, JSON.stringify({ ...meta, state: 'running', pid: 2 ** 40 }));
+    expect(String((await ctxwrap(['list'], { runDir })).stdout)).toContain('incomplete');
+  });
+});
