@@ -27,7 +27,9 @@ export function maskedCommand(meta: Pick<ResultMeta, 'source' | 'command'>): str
 }
 
 function quote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  // A mask stands for a value, not for brackets a shell would see.
+  const plain = /^[\w@%+=:,./-]+$/.test(arg.replace(/\[redacted:[a-z-]+\]/g, 'x'));
+  return plain ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Cuts text to `max` characters, marking the cut. */
