@@ -6,6 +6,8 @@ const slow = [
   'test/e2e/stress.test.ts',
   'test/e2e/index-damage.test.ts',
   'test/e2e/faults.test.ts',
+  'test/e2e/summary-chunking.test.ts',
+  'test/e2e/hook-in-shell-harness.test.ts',
 ];
 
 export default defineConfig({

@@ -1,4 +1,2 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
-
-main();
+require('../dist/ctxwrap.cjs').main();

@@ -1,28 +1,50 @@
-// Bundles the CLI (with code splitting, so each subcommand loads only what it needs) and the
-// library entry. Type declarations come from `npm run typecheck` (tsconfig.test.json, into
-// dist/types), so that tsc runs once per `npm test` and per install.
+// Builds dist/:
+//  - ctxwrap.cjs: one CommonJS file for the fast path (`ctxwrap -- cmd`, `ctxwrap -c '...'` on
+//    pipes), which every wrapped command pays for: run's code only, no commander, no chalk;
+//  - cli.js (+ chunks/): the ESM build of every subcommand, with code splitting so that each
+//    loads only what it needs; ctxwrap.cjs imports it for anything but the fast path;
+//  - index.js: the library entry.
+// Type declarations come from `npm run typecheck` (tsconfig.test.json, into dist/types), so that
+// tsc runs once per `npm test` and per install.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
-  outdir: 'dist',
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
   define: { CTXWRAP_VERSION: JSON.stringify(pkg.version) },
-  banner: {
-    js: "import { createRequire as __ctxwrapRequire } from 'node:module'; const require = __ctxwrapRequire(import.meta.url);",
-  },
   legalComments: 'none',
   // Smaller code parses faster, and every wrapped command pays for parsing it; names are kept
   // so that a stack trace (DEBUG=1) still reads.
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
+};
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  outdir: 'dist',
+  splitting: true,
+  format: 'esm',
+  chunkNames: 'chunks/[name]-[hash]',
+  banner: {
+    js: "import { createRequire as __ctxwrapRequire } from 'node:module'; const require = __ctxwrapRequire(import.meta.url);",
+  },
+});
+await build({
+  ...common,
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/ctxwrap.cjs',
+  format: 'cjs',
+  plugins: [
+    {
+      name: 'commander-path-stays-apart',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/cli\.js$/ }, () => ({ path: './cli.js', external: true }));
+      },
+    },
+  ],
 });

@@ -8,6 +8,8 @@ import chalk from 'chalk';
 import { Command, CommanderError, Help } from 'commander';
 import { declareClean } from './cli/clean.js';
 import { declareCompletion } from './cli/completion.js';
+import { finish, ignoreOutputErrors, reportError } from './cli/exit.js';
+import { declareFinish } from './cli/finish.js';
 import { declareHook } from './cli/hook.js';
 import { declareInit } from './cli/init.js';
 import { type Declare, VERSION, warn, withRunDir } from './cli/io.js';
@@ -21,7 +23,7 @@ import { declareRun } from './cli/run.js';
 import { declareSearch } from './cli/search.js';
 import { declareShow } from './cli/show.js';
 import { declareStats } from './cli/stats.js';
-import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from './errors.js';
+import { EXIT_USAGE } from './errors.js';
 
 /** Every subcommand, in the order help lists them. */
 const COMMANDS: Declare[] = [
@@ -41,6 +43,8 @@ const COMMANDS: Declare[] = [
   declareStats,
   declareSearch,
   declareMcp,
+  // Hidden: the hook's wrapper ends with it.
+  declareFinish,
 ];
 
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -72,10 +76,7 @@ function visibleTerm(this: Help, cmd: Command): string {
 export async function main(argv: string[] = process.argv): Promise<void> {
   // https://no-color.org: any non-empty NO_COLOR turns colour off.
   if (process.env.NO_COLOR) chalk.level = 0;
-  // Nowhere to print (a reader gone: `ctxwrap ... | head`; a full disk or a file size limit under
-  // a redirection) must not stop the run: the output is still stored and the exit status still
-  // returned. There is no one to tell either, so the error goes no further.
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+  ignoreOutputErrors();
   let code = 0;
   const program = buildProgram((c) => {
     code = c;
@@ -100,19 +101,5 @@ function handleError(error: unknown): number {
     warn(`${message} (see ctxwrap --help)`);
     return EXIT_USAGE;
   }
-  if (error instanceof CtxwrapError) {
-    warn(error.message);
-    return error.exitCode;
-  }
-  const e = error as Error;
-  warn(
-    `internal error: ${e?.message ?? String(error)}${process.env.DEBUG ? `\n${e?.stack ?? ''}` : ' (set DEBUG=1 for details)'}`,
-  );
-  return EXIT_FAILURE;
-}
-
-/** Exits once stdout has drained, so a summary is never cut off (and EPIPE never crashes). */
-function finish(code: number): void {
-  if (process.stdout.writableLength === 0) process.exit(code);
-  process.stdout.write('', () => process.exit(code));
+  return reportError(error);
 }

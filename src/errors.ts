@@ -3,7 +3,7 @@ export const EXIT_USAGE = 2;
 /** Exit status when a ctxwrap command other than run fails (unknown id, unreadable store). */
 export const EXIT_FAILURE = 1;
 
-import { showControls } from './summary/clean.js';
+import { showControls } from './controls.js';
 
 /** Input quoted in a message: controls shown, cut to `max` characters. */
 export function quoted(text: string, max = 60): string {

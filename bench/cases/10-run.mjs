@@ -1,5 +1,4 @@
-// Issue 2: the cost every wrapped command pays.
-//  - start-up: `ctxwrap -- true` against `node -e 0` (bare Node start-up);
+// Issue 2: the cost every wrapped command pays (start-up is in 05-startup.mjs).
 //  - throughput: capturing 1 GiB of log-like output against `cmd | cat > file`, with peak memory.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +12,6 @@ export async function run() {
   const { dir, cleanup } = tempDir();
   try {
     const runDir = join(dir, 'run');
-    const startup = sideBySide(`node ${CLI} --run-dir ${runDir} -- true`, 'node -e 0', { runs: 15 });
-
     // A producer that writes log-like lines fast: a 1 MiB block of varied lines, repeated.
     const gen = join(dir, 'gen.mjs');
     writeFileSync(
@@ -47,13 +44,6 @@ pump();
     );
     const mib = GIB / 1024 ** 2;
     return [
-      {
-        benchmark: 'start-up: `ctxwrap -- true` vs `node -e 0`',
-        subject: fmtMs(startup.subjectMs),
-        baseline: fmtMs(startup.baselineMs),
-        ratio: `${startup.ratio.toFixed(2)}x time`,
-        note: 'median of 15; aim ≤ 1.3x',
-      },
       {
         benchmark: `capture ${mib} MiB: \`ctxwrap -- gen\` vs \`gen | cat > file\``,
         subject: `${fmtMs(capture.subjectMs)} (${(mib / (capture.subjectMs / 1000)).toFixed(0)} MiB/s)`,

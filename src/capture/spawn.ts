@@ -1,14 +1,20 @@
 /**
- * The one owner of child processes. It runs a command with stdout and stderr piped, hands every
- * chunk to `onChunk` in arrival order, forwards SIGINT/SIGTERM/SIGHUP, enforces a timeout, and
- * does not wait forever for pipes held open by a background grandchild.
+ * The one owner of child processes. It runs a command whose stdout and stderr are either one
+ * file descriptor (the result file, written by the command itself: ctxwrap is not in the data
+ * path) or two pipes whose chunks go to `output` in arrival order (the fail-open path). It
+ * forwards SIGINT/SIGTERM/SIGHUP, enforces a timeout, and, with pipes, does not wait forever for
+ * pipes held open by a background grandchild.
+ *
+ * The command shares ctxwrap's process group, so that a kill of the group reaches it; signals
+ * ctxwrap forwards go to the command's process tree (see process-tree.ts).
  *
  * It uses node:child_process rather than execa: capture must tell the child's exit from the end
- * of its pipes (a daemon may keep them open), kill a whole process group, and add nothing to the
+ * of its pipes (a daemon may keep them open), signal a process tree, and add nothing to the
  * start-up time every wrapped command pays.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { inTerminalForeground, isAlive, type Proc, processTree, signalAll } from './process-tree.js';
 
 export type StreamName = 'stdout' | 'stderr';
 
@@ -26,9 +32,14 @@ export interface CaptureRequest {
   timeoutMs?: number;
   /** After SIGTERM (forwarded, or on timeout), how long before SIGKILL. */
   killGraceMs: number;
-  /** After the command exits, how long to wait for its pipes to close. */
+  /** After the command exits, how long to wait for its pipes to close (pipes only). */
   drainMs: number;
-  onChunk(chunk: Buffer, stream: StreamName): void;
+  /**
+   * The command's stdout and stderr: a file descriptor given to it as both (it writes the result
+   * file itself, and the kernel keeps the order of its writes), or pipes whose chunks are handed
+   * to this function as they arrive.
+   */
+  output: number | ((chunk: Buffer, stream: StreamName) => void);
   /** The signals to forward; the default is SIGINT, SIGTERM and SIGHUP. */
   forward?: readonly NodeJS.Signals[];
 }
@@ -67,11 +78,9 @@ export function signalNumber(signal: NodeJS.Signals): number {
 }
 
 export function capture(req: CaptureRequest): Promise<CaptureResult> {
-  const started = performance.now();
-  // A process group of its own lets us signal grandchildren too; but a child that must read a
-  // terminal has to stay in the foreground group, so only detach when stdin is not a TTY.
-  const detached = !(req.stdin === 'inherit' && process.stdin.isTTY);
+  const started = process.hrtime.bigint();
   const relay = typeof req.stdin === 'object' ? req.stdin : undefined;
+  const toFile = typeof req.output === 'number';
   return new Promise((resolvePromise) => {
     let child: ChildProcess;
     let timedOut = false;
@@ -80,61 +89,55 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
     let timeoutTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let openStreams = 2;
+    let openStreams = toFile ? 0 : 2;
     let settled = false;
     let killed = false;
-    let groupWait: NodeJS.Timeout | undefined;
+    let treeWait: NodeJS.Timeout | undefined;
     let stopRelay = () => {};
+    /** The command's processes seen when ctxwrap was told to stop (the command and what it started). */
+    let tree: Proc[] = [];
 
-    const kill = (signal: NodeJS.Signals) => {
-      if (child.pid === undefined) return;
-      try {
-        if (detached) process.kill(-child.pid, signal);
-        else child.kill(signal);
-      } catch {
-        try {
-          child.kill(signal);
-        } catch {
-          /* already gone */
-        }
-      }
+    /** Adds `procs` to `tree`: the command's processes seen so far. */
+    const remember = (procs: readonly Proc[]) => {
+      const known = new Map(tree.map((p) => [p.pid, p]));
+      for (const p of procs) known.set(p.pid, p);
+      tree = [...known.values()];
     };
-    const terminate = (signal: NodeJS.Signals) => {
-      kill(signal);
+    /** The command and its descendants now, and those of the processes seen before. */
+    const look = () =>
+      processTree([...(child.pid !== undefined && !exited ? [child.pid] : []), ...tree.map((p) => p.pid)]);
+    const terminate = (signal: NodeJS.Signals | undefined) => {
+      if (child.pid === undefined) return;
+      const now = look();
+      remember(signal ? signalAll(now, signal) : now);
       if (!killTimer) {
         killTimer = setTimeout(() => {
           killed = true;
-          kill('SIGKILL');
+          remember(signalAll(look(), 'SIGKILL'));
         }, req.killGraceMs);
         killTimer.unref();
       }
     };
-    /** True while any process of the child's process group is left. */
-    const groupAlive = () => {
-      if (!detached || child.pid === undefined) return false;
-      try {
-        process.kill(-child.pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
+    /** True while a process of the command's tree (other than the command itself) is left. */
+    const treeAlive = () => tree.some((p) => p.pid !== child.pid && isAlive(p));
     const onSignal = (signal: NodeJS.Signals) => {
       interrupted ??= signal;
-      terminate(signal);
+      // A Ctrl-C at a terminal reached the command already (it is in ctxwrap's foreground
+      // group): forwarding it too would make it arrive twice. The grace period still runs.
+      terminate(signal === 'SIGINT' && inTerminalForeground() ? undefined : signal);
     };
     const forwarded = req.forward ?? DEFAULT_FORWARD;
     for (const s of forwarded) process.on(s, onSignal);
 
     const finish = (spawnError?: NodeJS.ErrnoException) => {
       if (settled) return;
-      // Told to stop (a signal, the timeout): the child has gone, but what it started in its
-      // process group gets the rest of the grace period, then SIGKILL with the group.
-      if (spawnError === undefined && killTimer !== undefined && !killed && groupAlive()) {
-        groupWait ??= setInterval(() => {
-          if (killed || !groupAlive()) {
-            clearInterval(groupWait);
-            groupWait = undefined;
+      // Told to stop (a signal, the timeout): the command has gone, but what it started gets
+      // the rest of the grace period, then SIGKILL.
+      if (spawnError === undefined && killTimer !== undefined && !killed && treeAlive()) {
+        treeWait ??= setInterval(() => {
+          if (killed || !treeAlive()) {
+            clearInterval(treeWait);
+            treeWait = undefined;
             finish();
           }
         }, 50);
@@ -157,19 +160,26 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
         signal: exited?.signal ?? null,
         timedOut,
         pipesLeftOpen,
-        durationMs: performance.now() - started,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
       };
       if (spawnError) result.spawnError = spawnError;
       if (interrupted) result.interrupted = interrupted;
       resolvePromise(result);
     };
 
+    if (req.file === '') {
+      // What a shell says for an empty command name (spawn would throw ERR_INVALID_ARG_VALUE).
+      finish(Object.assign(new Error('empty command name'), { code: 'ENOENT' }));
+      return;
+    }
+    const out = typeof req.output === 'number' ? req.output : 'pipe';
     try {
+      // The command stays in ctxwrap's process group: a kill of that group (how a harness stops
+      // a tool, or a terminal's Ctrl-C) reaches both.
       child = spawn(req.file, [...req.args], {
         cwd: req.cwd,
         env: req.env,
-        stdio: [relay ? 'pipe' : (req.stdin as 'inherit' | 'ignore'), 'pipe', 'pipe'],
-        detached,
+        stdio: [relay ? 'pipe' : (req.stdin as 'inherit' | 'ignore'), out, out],
       });
     } catch (error) {
       finish(error as NodeJS.ErrnoException);
@@ -184,15 +194,18 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       openStreams--;
       if (openStreams === 0 && exited) finish();
     };
-    for (const name of ['stdout', 'stderr'] as const) {
-      const stream = child[name];
-      if (!stream) {
-        openStreams--;
-        continue;
+    if (typeof req.output === 'function') {
+      const onChunk = req.output;
+      for (const name of ['stdout', 'stderr'] as const) {
+        const stream = child[name];
+        if (!stream) {
+          openStreams--;
+          continue;
+        }
+        stream.on('data', (chunk: Buffer) => onChunk(chunk, name));
+        stream.on('close', onEnd);
+        stream.on('error', () => {});
       }
-      stream.on('data', (chunk: Buffer) => req.onChunk(chunk, name));
-      stream.on('close', onEnd);
-      stream.on('error', () => {});
     }
     child.on('exit', (code, signal) => {
       exited = { code, signal };

@@ -10,7 +10,9 @@ export const declareHook: Declare = (program, { setExit }) => {
     program
       .command('hook')
       .description("the agent hook: rewrite the agent's shell commands to run through ctxwrap (see init)")
-      .addArgument(new Argument('<agent>', 'which agent calls it').choices(['claude']))
+      .addArgument(
+        new Argument('<agent>', 'which agent calls it').choices(['claude', 'codex', 'gemini', 'opencode']),
+      )
       .option('--explain', "print why the command is wrapped or left alone, instead of the hook's JSON")
       .addHelpText(
         'after',

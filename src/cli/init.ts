@@ -8,14 +8,17 @@ export const declareInit: Declare = (program, { setExit }) => {
     program
       .command('init')
       .description(
-        'set an agent up to use ctxwrap: its hook and the instructions (Claude Code: settings.json, CLAUDE.md)',
+        'set an agent up to use ctxwrap: its hook and the instructions (Claude Code, Codex CLI, Gemini CLI, opencode)',
       )
-      .addArgument(new Argument('<agent>', 'which agent').choices(['claude']))
-      .option('--global', "the user's settings (~/.claude) instead of the project's (./.claude)")
+      .addArgument(new Argument('<agent>', 'which agent').choices(['claude', 'codex', 'gemini', 'opencode']))
+      .option(
+        '--global',
+        "the user's settings (~/.claude, ~/.codex, ~/.gemini, ~/.config/opencode) instead of the project's",
+      )
       .option('--uninstall', 'remove what init installed, keeping everything else')
       .addHelpText(
         'after',
-        '\nExamples:\n  ctxwrap init claude\n  ctxwrap init claude --global\n  ctxwrap init claude --uninstall',
+        '\nExamples:\n  ctxwrap init claude\n  ctxwrap init codex --global\n  ctxwrap init gemini\n  ctxwrap init opencode --uninstall',
       ),
     true,
   ).action(async (agent: string, opts: { global?: boolean; uninstall?: boolean }) => {

@@ -5,7 +5,7 @@
 import chalk from 'chalk';
 import { type Command, Option } from 'commander';
 import { resolveRunDir } from '../env.js';
-import { showControls } from '../summary/clean.js';
+import { warn } from './exit.js';
 
 declare const CTXWRAP_VERSION: string;
 export const VERSION = typeof CTXWRAP_VERSION === 'string' ? CTXWRAP_VERSION : '0.0.0-dev';
@@ -27,10 +27,7 @@ export const out = (text: string) => {
   process.stdout.write(text);
 };
 
-/** ctxwrap's own message on stderr: always one printable line, whatever it quotes. */
-export const warn = (text: string) => {
-  process.stderr.write(`ctxwrap: ${showControls(text)}\n`);
-};
+export { warn };
 
 /** Colours ctxwrap's own lines on a terminal; an agent's pipe gets the text unchanged. */
 export function colorize(text: string): string {

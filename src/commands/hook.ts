@@ -1,16 +1,27 @@
 /**
  * `ctxwrap hook claude`: the Claude Code hook. On `PreToolUse` for the Bash tool it answers with
- * `hookSpecificOutput.updatedInput` whose command runs the original inside ctxwrap (or with
+ * `hookSpecificOutput.updatedInput` whose command runs the original text in the agent's own
+ * shell, its output going to a result file allocated here, then `ctxwrap finish` (or with
  * nothing, to leave it alone); on `SessionStart` it exports this session's run directory to the
- * session's Bash commands through `$CLAUDE_ENV_FILE`. It fails open: on any error it prints
- * nothing and exits 0, so the command runs as the agent wrote it.
+ * session's Bash commands through `$CLAUDE_ENV_FILE`. It fails open: on any error or doubt it
+ * prints nothing and exits 0, so the command runs as the agent wrote it.
  */
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { resolveRunDir } from '../env.js';
 import { CtxwrapError } from '../errors.js';
-import { decide, type PreToolUseInput, SESSION_ID_PATTERN, shellQuote } from '../hook/claude-hook.js';
+import {
+  decide,
+  decideCommand,
+  type PreToolUseInput,
+  SESSION_ID_PATTERN,
+  type WrapPlan,
+} from '../hook/claude-hook.js';
+import { inShellText } from '../hook/in-shell.js';
 import { ancestorsAddRules, loadBashRules, settingsFiles } from '../hook/permission-rules.js';
+import { shellQuote } from '../hook/quote.js';
+import { allocateResult, planResult } from './finish.js';
 
 export interface HookOptions {
   /** Which agent's protocol: only `claude` for now. */
@@ -27,7 +38,7 @@ export interface HookOptions {
   print: (text: string) => void;
 }
 
-export const HOOK_AGENTS = ['claude'] as const;
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 
 /** Where a Claude Code session's results go. */
 export function sessionRunDir(env: NodeJS.ProcessEnv, sessionId: string): string {
@@ -41,26 +52,153 @@ export function runHook(opts: HookOptions): number {
   try {
     const input = JSON.parse(opts.input) as PreToolUseInput;
     if (input === null || typeof input !== 'object') return explainOr(opts, 'the input is not a JSON object');
+    if (opts.agent !== 'claude') return otherAgent(opts.agent, input, opts);
     if (input.hook_event_name === 'SessionStart') return sessionStart(input, opts);
+    const cwd = typeof input.cwd === 'string' && isAbsolute(input.cwd) ? input.cwd : undefined;
     const decision = decide(input, {
-      self: selfCommand(opts.scriptPath, opts.env),
-      sessionDir: (id) => sessionRunDir(opts.env, id),
-      shell: agentShell(opts.env),
-      rules: ancestorsAddRules(opts.parentPid)
-        ? undefined
-        : loadBashRules(settingsFiles(opts.env, typeof input.cwd === 'string' ? input.cwd : undefined)),
+      rules: ancestorsAddRules(opts.parentPid) ? undefined : loadBashRules(settingsFiles(opts.env, cwd)),
     });
     if ('leave' in decision) return explainOr(opts, `leave alone: ${decision.leave}`);
+    if (cwd === undefined) return explainOr(opts, 'leave alone: no absolute cwd in the input');
+    const text = wrapInShell(decision.wrap, {
+      runDir: sessionRunDir(opts.env, input.session_id as string),
+      cwd,
+      shell: agentShell(opts.env),
+      self: selfCommand(opts.scriptPath, opts.env),
+      pid: opts.parentPid,
+    });
+    if (typeof text !== 'string') return explainOr(opts, `leave alone: ${text.leave}`);
     if (opts.explain) {
-      opts.print(`wrap: ${decision.wrap}\n`);
+      opts.print(`wrap${decision.wrap.allow ? ' (allow)' : ''}:\n${text}\n`);
       return 0;
     }
-    const updatedInput = { ...(input.tool_input as Record<string, unknown>), command: decision.wrap };
-    opts.print(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput } })}\n`);
+    const updatedInput = { ...(input.tool_input as Record<string, unknown>), command: text };
+    const answer = {
+      hookEventName: 'PreToolUse',
+      ...(decision.wrap.allow
+        ? {
+            permissionDecision: 'allow',
+            permissionDecisionReason: 'ctxwrap: every part of the command is allowed by your rules',
+          }
+        : {}),
+      updatedInput,
+    };
+    opts.print(`${JSON.stringify({ hookSpecificOutput: answer })}\n`);
     return 0;
   } catch (error) {
+    if (opts.agent === 'gemini' && !opts.explain) opts.print('{}\n');
     return explainOr(opts, `leave alone: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+export interface InShellContext {
+  runDir: string;
+  cwd: string;
+  /** The agent's shell (`bash` or `zsh`), to check the wrapped text's syntax. */
+  shell: string;
+  /** How the agent's shell calls ctxwrap. */
+  self: string;
+  /** The agent's process, recorded as the run's owner. */
+  pid: number;
+}
+
+/**
+ * The text the agent's shell runs for a wrapped command: allocates the result (its metadata says
+ * running), then builds the in-shell text. Leaves the command alone when the agent's shell
+ * does not read the wrapped text (a syntax check, `-n`) though it reads the original.
+ */
+export function wrapInShell(plan: WrapPlan, ctx: InShellContext): string | { leave: string } {
+  const shellPath = ctx.shell === 'zsh' ? 'zsh' : 'bash';
+  const allocated = planResult(ctx.runDir, plan.name);
+  const finish = `command ${ctx.self} _finish --run-dir ${shellQuote(ctx.runDir)} ${allocated.id}`;
+  const text = inShellText(plan.command, {
+    finish,
+    output: allocated.output,
+    ...(plan.view ? { view: plan.view } : {}),
+  });
+  const check = spawnSync(shellPath, ['-n', '-c', text], { stdio: 'ignore', timeout: 2000 });
+  if (check.error || check.status !== 0)
+    return { leave: `${shellPath} -n does not accept the wrapped command` };
+  allocateResult({
+    runDir: ctx.runDir,
+    id: allocated.id,
+    command: [shellPath, '-c', plan.command],
+    cwd: ctx.cwd,
+    pid: ctx.pid,
+  });
+  return text;
+}
+
+const NO_RULES = { allow: [], ask: [], deny: [] };
+
+/**
+ * Codex CLI, Gemini CLI and opencode. Codex (PreToolUse, the same JSON as Claude Code's) applies
+ * `updatedInput` only together with `permissionDecision: "allow"` (openai/codex#20527), which
+ * would answer for Codex's own approval: ctxwrap rewrites there only when Codex asks nothing
+ * anyway (`permission_mode` bypassPermissions), so no permission is ever widened. Gemini CLI
+ * (BeforeTool for run_shell_command) merges `hookSpecificOutput.tool_input` into the call's
+ * arguments and keeps its own confirmation. opencode's plugin sends `{session_id, cwd, command}`
+ * and takes `{command}` back.
+ */
+function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): number {
+  const raw = input as Record<string, unknown>;
+  const toolInput = (raw.tool_input ?? {}) as Record<string, unknown>;
+  const silent = agent === 'gemini' ? '{}\n' : '';
+  const leave = (why: string) => {
+    if (opts.explain) opts.print(`leave alone: ${why}\n`);
+    else if (silent) opts.print(silent);
+    return 0;
+  };
+  let command: unknown;
+  let cwd = typeof raw.cwd === 'string' ? raw.cwd : undefined;
+  if (agent === 'codex') {
+    if (raw.hook_event_name !== 'PreToolUse' || raw.tool_name !== 'Bash')
+      return leave('not a Bash PreToolUse call');
+    if (raw.permission_mode !== 'bypassPermissions')
+      return leave(
+        'Codex applies a rewrite only with permissionDecision allow, which would answer for its approval',
+      );
+    command = toolInput.command;
+  } else if (agent === 'gemini') {
+    if (raw.hook_event_name !== 'BeforeTool' || raw.tool_name !== 'run_shell_command')
+      return leave('not a run_shell_command BeforeTool call');
+    command = toolInput.command;
+    if (cwd !== undefined && typeof toolInput.dir_path === 'string') cwd = resolve(cwd, toolInput.dir_path);
+  } else {
+    command = raw.command;
+  }
+  if (typeof command !== 'string' || command.trim() === '') return leave('no command');
+  if (typeof raw.session_id !== 'string' || !SESSION_ID_PATTERN.test(raw.session_id))
+    return leave('no valid session id');
+  if (cwd === undefined || !isAbsolute(cwd)) return leave('no absolute cwd in the input');
+  const decision = decideCommand(command, NO_RULES, true);
+  if ('leave' in decision) return leave(decision.leave);
+  const text = wrapInShell(decision.wrap, {
+    runDir: sessionRunDir(opts.env, raw.session_id),
+    cwd,
+    shell: 'bash',
+    self: selfCommand(opts.scriptPath, opts.env),
+    pid: opts.parentPid,
+  });
+  if (typeof text !== 'string') return leave(text.leave);
+  if (opts.explain) {
+    opts.print(`wrap:\n${text}\n`);
+    return 0;
+  }
+  let answer: unknown;
+  if (agent === 'codex')
+    answer = {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'allow',
+        permissionDecisionReason: 'ctxwrap: runs the command as written, storing its output',
+        updatedInput: { ...toolInput, command: text },
+      },
+    };
+  else if (agent === 'gemini') answer = { hookSpecificOutput: { tool_input: { command: text } } };
+  else answer = { command: text };
+  opts.print(`${JSON.stringify(answer)}\n`);
+  return 0;
 }
 
 function explainOr(opts: HookOptions, why: string): number {

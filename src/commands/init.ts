@@ -1,8 +1,9 @@
 /**
- * `ctxwrap init claude [--global] [--uninstall]`: installs (or removes) the Claude Code hooks in
- * `.claude/settings.json` (or the user's settings) and the instructions snippet in CLAUDE.md.
- * A settings file is backed up before it is changed; running it twice changes nothing; removing
- * it puts back what was there.
+ * `ctxwrap init claude|codex|gemini|opencode [--global] [--uninstall]`: installs (or removes) the
+ * agent's hook (Claude Code, Codex CLI, Gemini CLI: in their settings or hooks file; opencode: a
+ * generated plugin file) and the instructions snippet in the agent's memory file (CLAUDE.md,
+ * AGENTS.md, GEMINI.md). A settings file is backed up before it is changed; running it twice
+ * changes nothing; removing it puts back what was there, byte for byte.
  */
 import {
   copyFileSync,
@@ -15,15 +16,18 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
+import { AGENT_DOORS, type AgentDoor } from '../hook/agent-doors.js';
 import {
   canonicalJson,
+  type HookLayout,
   withBlock,
   withCtxwrapHooks,
   withoutBlock,
   withoutCtxwrapHooks,
 } from '../hook/claude-settings.js';
+import { isOurPlugin, opencodePlugin } from '../hook/opencode-plugin.js';
 import { PROMPT_MARKDOWN } from '../prompt-text.js';
 import { reason } from '../store/run-dir.js';
 import { selfCommand } from './hook.js';
@@ -41,30 +45,57 @@ export interface InitOptions {
   print: (text: string) => void;
 }
 
-export const INIT_AGENTS = ['claude'] as const;
+export const INIT_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 
 export function initAgent(opts: InitOptions): number {
-  if (!(INIT_AGENTS as readonly string[]).includes(opts.agent)) {
+  const door: AgentDoor | undefined = AGENT_DOORS[opts.agent];
+  if (door === undefined || !(INIT_AGENTS as readonly string[]).includes(opts.agent)) {
     throw new CtxwrapError(`init takes ${INIT_AGENTS.join(', ')} (got '${opts.agent}')`);
   }
-  const config = opts.env.CLAUDE_CONFIG_DIR || join(opts.env.HOME || homedir(), '.claude');
-  const settingsFile = opts.global
-    ? join(config, 'settings.json')
-    : join(opts.cwd, '.claude', 'settings.json');
-  const memoryFile = opts.global ? join(config, 'CLAUDE.md') : join(opts.cwd, 'CLAUDE.md');
-  const command = `${selfCommand(opts.scriptPath, opts.env)} hook claude`;
+  const home = opts.env.HOME || homedir();
+  const where = { global: opts.global === true, cwd: opts.cwd, env: opts.env, home };
+  const hookFile = door.hookFile(where);
+  const memoryFile = door.memoryFile(where);
+  const self = selfCommand(opts.scriptPath, opts.env);
   if (opts.uninstall) {
-    opts.print(`${settingsFile}: ${uninstallHooks(settingsFile)}\n`);
+    const did = door.layout ? uninstallHooks(hookFile, door.layout) : uninstallPlugin(hookFile);
+    opts.print(`${hookFile}: ${did}\n`);
     opts.print(
       `${memoryFile}: ${editText(memoryFile, withoutBlock, 'removed the ctxwrap instructions', 'no ctxwrap instructions')}\n`,
     );
     return 0;
   }
-  opts.print(`${settingsFile}: ${installHooks(settingsFile, command)}\n`);
+  const did = door.layout
+    ? installHooks(hookFile, `${self} hook ${opts.agent}`, door.layout)
+    : installPlugin(hookFile, opencodePlugin(self));
+  opts.print(`${hookFile}: ${did}\n`);
   opts.print(
     `${memoryFile}: ${editText(memoryFile, (t) => withBlock(t, PROMPT_MARKDOWN), 'wrote the ctxwrap instructions', 'instructions up to date')}\n`,
   );
   return 0;
+}
+
+/** Writes the opencode plugin, unless a file of someone else's is there. */
+function installPlugin(file: string, text: string): string {
+  const existing = readText(file);
+  if (existing === text) return 'plugin up to date';
+  if (existing !== undefined && !isOurPlugin(existing))
+    throw new CtxwrapError(
+      `${file} exists and is not ctxwrap's plugin; move it away, then run this again`,
+      EXIT_FAILURE,
+    );
+  writeFile(file, text);
+  return `wrote the ctxwrap plugin (tool.execute.before rewrites bash commands)`;
+}
+
+function uninstallPlugin(file: string): string {
+  const existing = readText(file);
+  if (existing === undefined) return 'no ctxwrap plugin';
+  if (!isOurPlugin(existing)) return 'not ctxwrap’s plugin; left as it is';
+  unlinkSync(file);
+  removeIfEmpty(dirname(file));
+  removeIfEmpty(dirname(dirname(file)));
+  return 'removed the ctxwrap plugin';
 }
 
 const backupOf = (file: string) => `${file}.ctxwrap-backup`;
@@ -107,9 +138,9 @@ function writeFile(file: string, text: string): void {
   }
 }
 
-function installHooks(file: string, command: string): string {
+function installHooks(file: string, command: string, layout: HookLayout): string {
   const text = readText(file);
-  const next = withCtxwrapHooks(parseSettings(file, text), command, file);
+  const next = withCtxwrapHooks(parseSettings(file, text), command, file, layout);
   if (next === undefined) return 'hooks already installed';
   let backup = '';
   if (text !== undefined) {
@@ -117,13 +148,14 @@ function installHooks(file: string, command: string): string {
     backup = ` (backup: ${backupOf(file)})`;
   }
   writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
-  return `installed the PreToolUse (Bash) and SessionStart hooks running '${command}'${backup}`;
+  const events = layout.events.map((e) => (e.matcher ? `${e.event} (${e.matcher})` : e.event)).join(' and ');
+  return `installed the ${events} hook${layout.events.length > 1 ? 's' : ''} running '${command}'${backup}`;
 }
 
-function uninstallHooks(file: string): string {
+function uninstallHooks(file: string, layout: HookLayout): string {
   const text = readText(file);
   if (text === undefined) return 'no settings file';
-  const next = withoutCtxwrapHooks(parseSettings(file, text), file);
+  const next = withoutCtxwrapHooks(parseSettings(file, text), file, layout);
   if (next === undefined) return 'no ctxwrap hooks';
   const backup = backupOf(file);
   const saved = readText(backup);

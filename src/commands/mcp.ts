@@ -2,26 +2,34 @@
  * `ctxwrap mcp`: an MCP server on stdio, built on the official SDK. Its tools are the command
  * line's commands (run, read, search, list, note) with the same text out and the same one-line
  * errors, returned as tool errors. Stdout is the protocol: nothing else may be written there, so
- * every command prints into a buffer and a wrapped command gets no stdin.
+ * every command prints into a buffer. A run is a ctxwrap child process of its own (see
+ * mcp-runs.ts), so that each can be cancelled, time out of the request, and report progress.
  */
+import { resolve } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { resolveRunConfig } from '../config.js';
+import { DEFAULT_SEARCH_LIMIT } from '../config.js';
 import { resolveTtl } from '../env.js';
 import { CtxwrapError } from '../errors.js';
-import { summarize } from '../summary/summarize.js';
+import { parseDuration } from '../parse-duration.js';
+import { promptText } from '../prompt-text.js';
 import { listResults } from './list.js';
+import { DEFAULT_WAIT_MS, McpRuns } from './mcp-runs.js';
 import { noteResult } from './note.js';
 import { readResult } from './read.js';
-import { runCommand } from './run.js';
 import { searchResults } from './search.js';
+
+/** Most hits a search may ask for. */
+const MAX_SEARCH_LIMIT = 100;
 
 export interface McpOptions {
   runDir: string;
   version: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The ctxwrap script each run starts (`node <script> -c ...`); default: the running one. */
+  scriptPath?: string;
 }
 
 interface ToolText {
@@ -43,8 +51,14 @@ async function collect(call: (print: (text: string) => void) => Promise<number>)
   }
 }
 
-export function buildServer(opts: McpOptions): McpServer {
-  const server = new McpServer({ name: 'ctxwrap', version: opts.version });
+/** What the server tells a client at initialize: the prompt text, for these tools. */
+export const MCP_INSTRUCTIONS = `The tools of this server do what the ctxwrap command line does: run = \`ctxwrap -c\`, read = \`ctxwrap read\`, search = \`ctxwrap search\`, list, note. A run that takes longer than its wait (50 s) answers with the output so far and keeps running; read its id later.\n\n${promptText('markdown')}`;
+
+export function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts)): McpServer {
+  const server = new McpServer(
+    { name: 'ctxwrap', version: opts.version },
+    { instructions: MCP_INSTRUCTIONS },
+  );
   const base = { runDir: opts.runDir };
 
   server.registerTool(
@@ -56,6 +70,12 @@ export function buildServer(opts: McpOptions): McpServer {
         command: z.string().min(1).describe('the shell command line, e.g. "npm test 2>&1 | tail -n 200"'),
         cwd: z.string().optional().describe('working directory (default: the server’s)'),
         timeout: z.string().optional().describe('stop the command after this long: 30s, 5m, 1h (exit 124)'),
+        wait: z
+          .string()
+          .optional()
+          .describe(
+            'answer after this long with the output so far while the command keeps running (default 50s)',
+          ),
         budget: z
           .number()
           .int()
@@ -64,44 +84,37 @@ export function buildServer(opts: McpOptions): McpServer {
           .describe('most characters the summary may print (default 2000)'),
       },
     },
-    async ({ command, cwd, timeout, budget }) =>
-      collect(async (print) => {
-        const config = resolveRunConfig(
-          {
-            runDir: opts.runDir,
-            ...(timeout !== undefined ? { timeout } : {}),
-            ...(budget !== undefined ? { budget: String(budget) } : {}),
-          },
-          opts.env,
-        );
-        const notes: string[] = [];
-        const passthrough: Buffer[] = [];
-        const code = await runCommand({
-          runDir: config.runDir,
-          command: [config.shell, '-c', command],
-          source: 'shell',
-          cwd: cwd ?? opts.cwd,
-          env: opts.env,
-          budget: config.budget,
-          tailRatio: config.tailRatio,
-          inlineThreshold: config.inlineThreshold,
-          redact: true,
-          killGraceMs: config.killGraceMs,
-          drainMs: config.drainMs,
-          ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
-          childStdin: 'ignore',
-          print,
-          passthrough: (chunk) => passthrough.push(chunk),
-          warn: (text) => notes.push(`[ctxwrap: ${text}]`),
+    async ({ command, cwd, timeout, wait, budget }, extra) => {
+      try {
+        if (timeout !== undefined) parseDuration(timeout, '--timeout');
+        return await runs.start({
+          command,
+          cwd: resolve(opts.cwd, cwd ?? '.'),
+          ...(timeout !== undefined ? { timeout } : {}),
+          waitMs: wait === undefined ? DEFAULT_WAIT_MS : parseDuration(wait, 'wait'),
+          ...(budget !== undefined ? { budget } : {}),
+          signal: extra.signal,
+          progress:
+            extra._meta?.progressToken === undefined
+              ? undefined
+              : (progress, message) =>
+                  extra
+                    .sendNotification({
+                      method: 'notifications/progress',
+                      params: {
+                        progressToken: extra._meta?.progressToken as string | number,
+                        progress,
+                        message,
+                      },
+                    })
+                    .catch(() => {}),
         });
-        // Nothing could be stored (fail open): the output is still bounded, cleaned and masked.
-        if (passthrough.length > 0) {
-          const facts = { id: 'not-stored', path: '(not stored)', exitCode: code, durationMs: 0 };
-          print(summarize(Buffer.concat(passthrough), facts, { budget: config.budget }));
-        }
-        for (const note of notes) print(`${note}\n`);
-        return code;
-      }),
+      } catch (error) {
+        if (error instanceof CtxwrapError)
+          return { content: [{ type: 'text', text: `ctxwrap: ${error.message}` }], isError: true };
+        throw error;
+      }
+    },
   );
 
   server.registerTool(
@@ -145,7 +158,13 @@ export function buildServer(opts: McpOptions): McpServer {
       inputSchema: {
         query: z.string().min(1).describe('plain words, e.g. "connection refused postgres" or "TS2345"'),
         id: z.string().optional().describe('search this result only'),
-        limit: z.number().int().min(1).max(50).optional().describe('most hits (default 5)'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SEARCH_LIMIT)
+          .optional()
+          .describe(`most hits (default ${DEFAULT_SEARCH_LIMIT}, as the command line)`),
       },
     },
     async ({ query, id, limit }) =>
@@ -196,16 +215,23 @@ export function buildServer(opts: McpOptions): McpServer {
   return server;
 }
 
-/** Serves until the client closes stdin. */
+/**
+ * Serves until the client closes stdin (or goes away): then every run still answering a request
+ * is stopped (its process group ends); runs that already answered with a partial summary keep
+ * going and store their output.
+ */
 export async function serveMcp(opts: McpOptions): Promise<number> {
-  const server = buildServer(opts);
+  const runs = new McpRuns(opts);
+  const server = buildServer(opts, runs);
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+    process.stdin.once('close', () => done());
   });
   await server.connect(transport);
   await closed;
+  await runs.stopPending();
   await server.close();
   return 0;
 }

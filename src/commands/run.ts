@@ -1,28 +1,15 @@
 /**
  * `ctxwrap run`: run a command (or read stdin), store every byte, print the summary.
  */
+import { type Ending, finishResult, startSummary } from '../capture/finish-result.js';
+import { FileFollower } from '../capture/follow-file.js';
 import { type CaptureResult, capture, type StdinRelay, signalNumber } from '../capture/spawn.js';
-import { formatBytes, formatDuration } from '../format.js';
+import { formatDuration } from '../format.js';
 import { newId } from '../store/ids.js';
-import { OutputFile } from '../store/output-file.js';
+import { OutputFile, ResultFile, whyNotDirect } from '../store/output-file.js';
 import { maybePrune } from '../store/prune.js';
-import {
-  type EndReason,
-  lastRunOf,
-  type ResultMeta,
-  readFingerprint,
-  resultPaths,
-  setLastRun,
-  writeAtomic,
-  writeFingerprint,
-  writeMeta,
-} from '../store/results.js';
+import { type ResultMeta, resultPaths, writeMeta } from '../store/results.js';
 import { ensureRunDir, type RunDir, reason } from '../store/run-dir.js';
-import { type Collected, Collector } from '../summary/collector.js';
-import { countNewlines } from '../summary/fingerprint-filter.js';
-import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js';
-import { hintWords } from '../summary/salience.js';
-import { keepBytesFor } from '../summary/summarize.js';
 
 export interface RunOptions {
   runDir: string;
@@ -81,9 +68,12 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   }
   const id = newId(opts.name ?? commandName(opts));
   const paths = resultPaths(dir, id);
-  let file: OutputFile;
+  // The command writes the result file itself, unless that would hurt it (a file size limit, a
+  // nearly full disk) or there is no command (`ctxwrap -`): then ctxwrap stores its pipes.
+  const direct = opts.source !== 'stdin' && whyNotDirect(dir.results) === undefined;
+  let sink: ResultFile | OutputFile;
   try {
-    file = new OutputFile(paths.output);
+    sink = direct ? new ResultFile(paths.output) : new OutputFile(paths.output);
   } catch (error) {
     return runUnstored(opts, `cannot write to ${dir.results}: ${reason(error)}`, latch);
   }
@@ -99,132 +89,103 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   };
   if (opts.name) meta.name = opts.name;
   const storeErrors: string[] = [];
-  const guard = (what: () => void) => {
-    try {
-      what();
-    } catch (error) {
-      storeErrors.push(reason(error));
-    }
-  };
-  guard(() => writeMeta(dir, meta));
+  try {
+    writeMeta(dir, meta);
+  } catch (error) {
+    storeErrors.push(reason(error));
+  }
 
-  const previousId = opts.source === 'stdin' ? undefined : lastRunOf(dir, opts.cwd, opts.command);
-  const previous = previousId ? readFingerprint(dir, previousId) : undefined;
-  const summary = new GuardedCollector({
-    hints: opts.source === 'command' ? hintWords(opts.command) : hintWords(opts.command.slice(2)),
-    keepBytes: keepBytesFor(opts.budget),
-    ...(previous ? { previous } : {}),
-  });
-  let bytes = 0;
-  let stderrBytes = 0;
-  let stderrLines = 0;
-  const onChunk = (chunk: Buffer, stream: 'stdout' | 'stderr') => {
-    file.write(chunk);
-    summary.push(chunk);
-    bytes += chunk.length;
-    if (stream === 'stderr') {
-      stderrBytes += chunk.length;
-      stderrLines += countNewlines(chunk);
-    }
+  const summary = startSummary(dir, meta, opts.budget);
+  let seen = 0;
+  const see = (chunk: Buffer) => {
+    summary.collector.push(chunk);
+    seen += chunk.length;
     opts.tee?.(chunk);
-    opts.onProgress?.(bytes, summary.lineCount);
+    opts.onProgress?.(seen, summary.collector.lineCount);
   };
 
-  const result =
-    opts.source === 'stdin' ? await readStdin(opts, onChunk, latch) : await runChild(opts, onChunk, latch);
+  let result: CaptureResult;
+  let follower: FileFollower | undefined;
+  let piped: { bytes: number; stored: number; error?: string } | undefined;
+  if (sink instanceof ResultFile) {
+    follower = new FileFollower(sink.readFd, see);
+    follower.start();
+    try {
+      result = await runChild(opts, sink, latch);
+    } finally {
+      follower.stop();
+    }
+  } else {
+    const file = sink;
+    const onChunk = (chunk: Buffer) => {
+      file.write(chunk);
+      see(chunk);
+    };
+    result =
+      opts.source === 'stdin' ? await readStdin(opts, onChunk, latch) : await runChild(opts, onChunk, latch);
+  }
 
   // The run directory (or the file) was removed while the command ran: make it again and keep
   // what was captured, rather than lose it with the last descriptor.
   let recovered = false;
-  if (file.isRemoved()) {
+  let lost: string | undefined;
+  if (sink.isRemoved()) {
     try {
       dir = ensureRunDir(opts.runDir);
-      file.moveTo(paths.output);
+      if (sink instanceof ResultFile) sink.copyTo(paths.output);
+      else sink.moveTo(paths.output);
       recovered = true;
     } catch (error) {
-      storeErrors.push(`the run directory was removed during the run (${reason(error)})`);
+      lost = reason(error);
     }
   }
-  file.close();
+  if (sink instanceof OutputFile) {
+    sink.close();
+    piped = { bytes: seen, stored: sink.stored, ...(sink.error !== undefined ? { error: sink.error } : {}) };
+  }
 
   const ending = describeEnding(result, opts);
-  const collected = summary.end();
-  Object.assign(meta, {
-    state: 'complete',
-    durationMs: Math.round(result.durationMs),
-    exitCode: ending.exitCode,
+  const finished = finishResult({
+    dir,
+    meta,
+    ending,
     childExitCode: result.code,
     signal: result.signal,
-    endReason: ending.reason,
-    bytes,
-    lines: collected?.lines ?? 0,
-    stderrBytes,
-    stderrLines,
-    binary: collected?.binary ?? false,
-    summary: {
+    durationMs: result.durationMs,
+    options: {
       budget: opts.budget,
       tailRatio: opts.tailRatio,
       inlineThreshold: opts.inlineThreshold,
       redact: opts.redact,
-      ...(previousId ? { previousId } : {}),
     },
-  } satisfies Partial<ResultMeta>);
-  if (collected && collected.keyRanges.length > 0) meta.keyRanges = collected.keyRanges;
-  if (ending.status) meta.status = ending.status;
-  const storedAll = file.error === undefined;
-  if (!storedAll) meta.storedBytes = file.stored;
-  const cutShort =
-    ending.cutShort ??
-    (storedAll ? undefined : `stored only ${file.stored} of ${bytes} bytes: ${file.error}`);
-  if (cutShort) meta.cutShort = cutShort;
-
-  const facts: RunFacts = {
-    id,
-    path: paths.output,
-    exitCode: ending.exitCode,
-    durationMs: meta.durationMs as number,
-    ...(meta.status ? { status: meta.status } : {}),
-    ...(opts.source === 'stdin' ? { fromStdin: true } : {}),
-    ...(previousId ? { previousId } : {}),
-  };
-  const text = collected
-    ? renderSummary(
-        buildSummary(collected, facts, {
-          budget: opts.budget,
-          tailRatio: opts.tailRatio,
-          inlineThreshold: opts.inlineThreshold,
-          redact: opts.redact,
-        }),
-      )
-    : `[ctxwrap ${id}] exit ${ending.exitCode} · ${formatBytes(bytes)} · no summary (${summary.error}) · full output: ${paths.output}\n`;
-  meta.summaryBytes = Buffer.byteLength(text);
-  if (collected) guard(() => writeAtomic(paths.summary, text));
-  if (collected) guard(() => writeFingerprint(dir, id, collected.fingerprint));
-  guard(() => writeMeta(dir, meta));
-  if (opts.source !== 'stdin' && storedAll) guard(() => setLastRun(dir, opts.cwd, opts.command, id));
-  await opts.print(text);
+    summary,
+    ...(follower ? { follower } : {}),
+    ...(piped ? { piped } : {}),
+    storeErrors,
+  });
+  if (sink instanceof ResultFile) sink.close();
+  await opts.print(finished.text);
   try {
     maybePrune(dir);
   } catch {
     /* pruning is housekeeping: it never changes how the run ends */
   }
-  if (!storedAll)
+  if (lost !== undefined)
     opts.warn(
-      file.stored === 0
-        ? `nothing of the ${formatBytes(bytes)} output of ${id} was stored (${file.error}); the summary above is of the whole output`
-        : `stored only ${formatBytes(file.stored)} of the ${formatBytes(bytes)} output of ${id} (${file.error}); the summary above is of the whole output`,
+      `the run directory was removed while ${id} ran and could not be made again (${lost}); nothing of its output is stored, the summary above is of the whole output`,
     );
-  else if (storeErrors.length > 0)
-    opts.warn(`the output of ${id} is stored but its record may be incomplete (${storeErrors[0]})`);
+  else if (finished.warning) opts.warn(finished.warning);
+  else if (finished.storeErrors.length > 0)
+    opts.warn(`the output of ${id} is stored but its record may be incomplete (${finished.storeErrors[0]})`);
   else if (recovered)
     opts.warn(`the run directory was removed while ${id} ran; made it again and stored the output`);
   return ending.exitCode;
 }
 
-/** Runs the child, unless a signal came before it could start. */
+/** Runs the child (its output to the result file, or to `onChunk`), unless a signal came before it could start. */
 async function runChild(
   opts: RunOptions,
-  onChunk: (chunk: Buffer, stream: 'stdout' | 'stderr') => void,
+  output: ResultFile | ((chunk: Buffer, stream: 'stdout' | 'stderr') => void),
   latch: SignalLatch,
 ): Promise<CaptureResult> {
   if (latch.first)
@@ -236,7 +197,7 @@ async function runChild(
       durationMs: 0,
       interrupted: latch.first,
     };
-  return capture({
+  const running = capture({
     file: opts.command[0] as string,
     args: opts.command.slice(1),
     cwd: opts.cwd,
@@ -244,18 +205,21 @@ async function runChild(
     stdin: opts.childStdin ?? 'inherit',
     killGraceMs: opts.killGraceMs,
     drainMs: opts.drainMs,
-    onChunk,
+    output: output instanceof ResultFile ? output.writeFd : output,
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
   });
+  // The command has its descriptor now (capture spawns at once): ctxwrap keeps none open for writing.
+  if (output instanceof ResultFile) output.closeWriter();
+  return running;
 }
 
 /** Reads ctxwrap's own stdin (`ctxwrap -`) until it ends, a signal comes, or the timeout. */
 async function readStdin(
   opts: RunOptions,
-  onChunk: (chunk: Buffer, stream: 'stdout' | 'stderr') => void,
+  onChunk: (chunk: Buffer) => void,
   latch: SignalLatch,
 ): Promise<CaptureResult> {
-  const started = performance.now();
+  const started = process.hrtime.bigint();
   const source: AsyncIterable<Buffer> = opts.stdin ?? (async function* () {})();
   const iterator = source[Symbol.asyncIterator]();
   let stop: (why: 'signal' | 'timeout') => void = () => {};
@@ -270,7 +234,7 @@ async function readStdin(
       const next = await Promise.race([iterator.next(), stopped]);
       if (next === 'signal' || next === 'timeout') why = next;
       else if (next.done) break;
-      else onChunk(next.value, 'stdout');
+      else onChunk(next.value);
     }
   } finally {
     unlisten();
@@ -282,39 +246,10 @@ async function readStdin(
     signal: null,
     timedOut: why === 'timeout',
     pipesLeftOpen: false,
-    durationMs: performance.now() - started,
+    durationMs: Number(process.hrtime.bigint() - started) / 1e6,
   };
   if (why === 'signal' && latch.first) result.interrupted = latch.first;
   return result;
-}
-
-/** The collector, but a failure inside it costs the summary, never the run or its stored bytes. */
-class GuardedCollector {
-  private collector: Collector;
-  error: string | undefined;
-  constructor(options: ConstructorParameters<typeof Collector>[0]) {
-    this.collector = new Collector(options);
-  }
-  get lineCount(): number {
-    return this.error === undefined ? this.collector.lineCount : 0;
-  }
-  push(chunk: Buffer): void {
-    if (this.error !== undefined) return;
-    try {
-      this.collector.push(chunk);
-    } catch (error) {
-      this.error = `internal error: ${(error as Error).message}`;
-    }
-  }
-  end(): Collected | undefined {
-    if (this.error !== undefined) return undefined;
-    try {
-      return this.collector.end();
-    } catch (error) {
-      this.error = `internal error: ${(error as Error).message}`;
-      return undefined;
-    }
-  }
 }
 
 interface SignalLatch {
@@ -349,13 +284,6 @@ function latchSignals(): SignalLatch {
 
 const HELD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-interface Ending {
-  exitCode: number;
-  reason: EndReason;
-  status?: string;
-  cutShort?: string;
-}
-
 /** Turns how the child ended into ctxwrap's exit status, as a shell would report it. */
 export function describeEnding(
   result: CaptureResult,
@@ -381,7 +309,11 @@ export function describeEnding(
   if (result.spawnError) {
     const code = result.spawnError.code;
     if (code === 'ENOENT')
-      return { exitCode: 127, reason: 'not-found', status: `command not found: ${name}` };
+      return {
+        exitCode: 127,
+        reason: 'not-found',
+        status: `command not found: ${name === '' ? "''" : name}`,
+      };
     if (code === 'EACCES' || code === 'EISDIR' || code === 'ENOEXEC')
       return { exitCode: 126, reason: 'not-executable', status: `not executable: ${name}` };
     return {

@@ -1,11 +1,18 @@
 /**
- * The Claude Code hook's decisions, as pure functions: whether to wrap a Bash command in
- * `ctxwrap -c '...'`, and the exact text of the wrapped command. Claude Code's protocol
- * (hooks reference, "PreToolUse decision control"): the hook answers with
- * `hookSpecificOutput.updatedInput`, which replaces the whole tool input. It never sets
- * `permissionDecision`, so Claude Code's own permission flow still decides whether the
- * command runs.
+ * The Claude Code hook's decisions, as pure functions: whether to run a Bash command through
+ * ctxwrap in the agent's own shell (see in-shell.ts), as a view when it ends in `| tail -N` or
+ * `| head -N`, and whether to answer `permissionDecision: "allow"`.
+ *
+ * Claude Code's protocol (hooks reference, "PreToolUse decision control", code.claude.com/docs/en/hooks):
+ * the hook answers with `hookSpecificOutput.updatedInput`, which replaces the whole tool input,
+ * and may add `permissionDecision` (`allow` skips the prompt, never a deny or ask rule). Claude
+ * Code checks its rules against the command the hook returns, so the wrapped text would fall out
+ * of an allow rule written for the original: the hook answers `allow` itself exactly when every
+ * part of the original is matched by an allow rule the way Claude Code matches it (see
+ * allow-rules.ts), and leaves the command alone on any doubt. It never widens a permission.
  */
+import { allowedByRules } from './allow-rules.js';
+import { findView, type ViewSplit } from './in-shell.js';
 import { INTERACTIVE, SERVERS, SHELL_STATE, WRAPPERS } from './leave-alone.js';
 import { type BashRules, ruleMightMatch } from './permission-rules.js';
 import {
@@ -15,6 +22,8 @@ import {
   ShellParseError,
   type SimpleCommand,
 } from './shell-words.js';
+
+export { shellQuote } from './quote.js';
 
 /** What a PreToolUse hook reads on stdin (the fields the hook uses). */
 export interface PreToolUseInput {
@@ -27,25 +36,25 @@ export interface PreToolUseInput {
 }
 
 export interface WrapContext {
-  /** How to call ctxwrap from the agent's shell: `ctxwrap`, or a quoted absolute path. */
-  self: string;
-  /** Where this session's results go: `<state>/sessions/<session id>`. */
-  sessionDir: (sessionId: string) => string;
-  /** The shell Claude Code runs Bash commands in (`bash` or `zsh`). */
-  shell: string;
   /** The user's Bash permission rules; undefined when they are unknown (unreadable, or given by flags). */
   rules: BashRules | undefined;
 }
 
-export type Decision = { wrap: string } | { leave: string };
+/** How to run a command through ctxwrap: the hook allocates the result and builds the text. */
+export interface WrapPlan {
+  /** The original command text, run as written. */
+  command: string;
+  /** What names the result id: the first command's name. */
+  name: string;
+  view?: ViewSplit;
+  /** Answer `permissionDecision: "allow"`: Claude Code would allow the original by the user's rules. */
+  allow: boolean;
+}
+
+export type Decision = { wrap: WrapPlan } | { leave: string };
 
 /** Session ids Claude Code hands out are UUIDs; anything else is refused before it names a directory. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-
-/** Quotes a string for any POSIX shell: single quotes, with each `'` written as `'\''`. */
-export function shellQuote(text: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 const base = (word: string) => word.slice(word.lastIndexOf('/') + 1);
 
@@ -66,7 +75,11 @@ export function decide(input: PreToolUseInput, ctx: WrapContext): Decision {
   if (typeof input.session_id !== 'string' || !SESSION_ID_PATTERN.test(input.session_id))
     return { leave: 'no valid session id' };
   if (ctx.rules === undefined) return { leave: 'the permission rules are unknown' };
+  return decideCommand(command, ctx.rules, input.permission_mode === 'bypassPermissions');
+}
 
+/** The decision for one command text, given the user's rules (shared by every agent's hook). */
+export function decideCommand(command: string, rules: BashRules, bypass = false): Decision {
   let parsed: ParsedLine;
   try {
     parsed = parseShell(command);
@@ -74,12 +87,9 @@ export function decide(input: PreToolUseInput, ctx: WrapContext): Decision {
     if (error instanceof ShellParseError) return { leave: `cannot parse: ${error.message}` };
     throw error;
   }
-  const { prefix, rest } = splitLeadingCd(command, parsed);
-  const body = rest === command ? parsed : parseShell(rest);
-  const nested = collectNested(body);
+  const nested = collectNested(parsed);
   if (nested === undefined) return { leave: 'cannot parse a substitution' };
-  const all = [...body.commands, ...nested];
-
+  const all = [...parsed.commands, ...nested];
   for (const cmd of all) {
     const why = leaveReason(cmd);
     if (why) return { leave: why };
@@ -89,15 +99,23 @@ export function decide(input: PreToolUseInput, ctx: WrapContext): Decision {
     ...parsed.heredocs,
     all.flatMap((c) => [...c.assignments, ...c.words].map((w) => w.text)).join(' '),
   ];
-  const kinds: (keyof BashRules)[] =
-    input.permission_mode === 'bypassPermissions' ? ['deny', 'ask'] : ['deny', 'ask', 'allow'];
-  for (const kind of kinds) {
-    const rule = ctx.rules[kind].find((r) => ruleMightMatch(r, texts));
+  for (const kind of ['deny', 'ask'] as const) {
+    const rule = rules[kind].find((r) => ruleMightMatch(r, texts));
     if (rule) return { leave: `the ${kind} rule ${rule} may match` };
   }
-  const dir = ctx.sessionDir(input.session_id);
-  const wrapped = `CTXWRAP_RUN_DIR=${shellQuote(dir)} ${ctx.self} --shell ${shellQuote(ctx.shell)} -c ${shellQuote(rest)}`;
-  return { wrap: `${prefix}${wrapped}` };
+  let allow = false;
+  if (!bypass && rules.allow.length > 0) {
+    allow = allowedByRules(command, parsed, rules.allow);
+    // An allow rule might match part of it, but not every part is allowed: Claude Code would
+    // ask for the original too, but the user would see the wrapped text; leave it as written.
+    if (!allow) {
+      const rule = rules.allow.find((r) => ruleMightMatch(r, texts));
+      if (rule) return { leave: `the allow rule ${rule} may match part of it, not every part` };
+    }
+  }
+  const first = all.map((c) => commandWords(c)[0]).find((w) => w !== undefined);
+  const view = findView(command, parsed);
+  return { wrap: { command, name: first ? base(first.text) : 'sh', allow, ...(view ? { view } : {}) } };
 }
 
 /** Why a simple command must run unwrapped, or undefined. */
@@ -112,8 +130,7 @@ function leaveReason(cmd: SimpleCommand): string | undefined {
   const first = words[0];
   if (first === undefined) return undefined;
   if (first.dynamic) return 'its command name is only known at run time';
-  if (SHELL_STATE.has(first.text) || /\(\)$/.test(first.text))
-    return `${first.text} changes the agent's shell`;
+  if (SHELL_STATE.has(first.text)) return `${first.text} would not behave as written inside the wrapper`;
   if (texts.some((w) => /^--watch(All)?(=|$)/.test(w))) return 'runs in watch mode';
   let start = 0;
   while (start < texts.length - 1 && WRAPPERS.has(base(texts[start] as string))) start++;
@@ -157,63 +174,4 @@ function collectNested(parsed: ParsedLine, depth = 0): SimpleCommand[] | undefin
     }
   }
   return out;
-}
-
-/**
- * Keeps leading `cd <dir> &&` steps outside the wrapper, so that the agent's shell still moves
- * to that directory, when the rest is only pipelines joined by `&&` (so nothing runs
- * differently when the `cd` fails). Returns the prefix as written and the rest to wrap.
- */
-export function splitLeadingCd(command: string, parsed: ParsedLine): { prefix: string; rest: string } {
-  const none = { prefix: '', rest: command };
-  const cmds = parsed.commands;
-  let n = 0;
-  while (n < cmds.length) {
-    const c = cmds[n] as SimpleCommand;
-    if (c.words[0]?.text !== 'cd' || c.words.length > 2 || c.assignments.length > 0 || c.end !== '&&') break;
-    if (c.words.some((w) => w.dynamic && /\$\(|`/.test(w.text))) break;
-    n++;
-  }
-  if (n === 0) return none;
-  const tail = cmds.slice(n);
-  if (
-    tail.length === 0 ||
-    tail.some(
-      (c, i) =>
-        !(
-          c.end === '&&' ||
-          c.end === '|' ||
-          c.end === '|&' ||
-          (i === tail.length - 1 && (c.end === '' || c.end === '\n'))
-        ),
-    )
-  )
-    return none;
-  if (parsed.heredocs.length > 0) return none;
-  // Find where the n-th `&&` after a cd ends in the text: count top-level `&&` outside quotes.
-  const at = nthTopLevelAndAnd(command, n);
-  if (at === -1) return none;
-  const prefix = command.slice(0, at + 2);
-  const rest = command.slice(at + 2).trimStart();
-  return rest === '' ? none : { prefix: `${prefix} `, rest };
-}
-
-/** Index of the n-th `&&` (1-based) outside quotes and substitutions, or -1. */
-function nthTopLevelAndAnd(text: string, n: number): number {
-  let seen = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '\\') i += 2;
-    else if (c === "'") i = text.indexOf("'", i + 1) + 1 || text.length;
-    else if (c === '"') {
-      i++;
-      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-      i++;
-    } else if (c === '&' && text[i + 1] === '&') {
-      if (++seen === n) return i;
-      i += 2;
-    } else i++;
-  }
-  return -1;
 }

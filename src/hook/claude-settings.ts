@@ -21,18 +21,34 @@ interface Group {
 type Settings = Record<string, unknown>;
 
 /** The events ctxwrap hooks, with the matcher of each (none for SessionStart). */
-export const CTXWRAP_EVENTS: { event: string; matcher?: string }[] = [
+export interface HookEvent {
+  event: string;
+  matcher?: string;
+}
+
+/** Claude Code's events: PreToolUse for Bash, SessionStart. */
+export const CTXWRAP_EVENTS: HookEvent[] = [
   { event: 'PreToolUse', matcher: 'Bash' },
   { event: 'SessionStart' },
 ];
 
-/** Seconds Claude Code gives the hook before it goes on without it. */
-const HOOK_TIMEOUT_S = 10;
+/** How a settings file of one agent holds ctxwrap's hooks. */
+export interface HookLayout {
+  events: HookEvent[];
+  /** The handler's `timeout`, in the agent's unit (Claude Code and Codex: seconds; Gemini CLI: ms). */
+  timeout: number;
+}
 
-/** True for a handler ctxwrap installed: its command runs `ctxwrap hook claude` by any path. */
+/** Claude Code gives the hook 10 seconds before it goes on without it. */
+export const CLAUDE_LAYOUT: HookLayout = { events: CTXWRAP_EVENTS, timeout: 10 };
+
+/** True for a handler ctxwrap installed: its command runs `ctxwrap hook <agent>` by any path. */
 export function isCtxwrapHandler(handler: unknown): boolean {
   const command = (handler as Handler | null)?.command;
-  return typeof command === 'string' && /(^|[\s/'"])ctxwrap(\.js)?['"]? hook claude$/.test(command.trim());
+  return (
+    typeof command === 'string' &&
+    /(^|[\s/'"])ctxwrap(\.js)?['"]? hook (claude|codex|gemini)$/.test(command.trim())
+  );
 }
 
 function hooksOf(settings: Settings, file: string): Record<string, unknown> {
@@ -71,10 +87,10 @@ function withoutOurs(groups: Group[]): Group[] {
   return out;
 }
 
-function ourGroup(command: string, matcher: string | undefined): Group {
+function ourGroup(command: string, matcher: string | undefined, timeout: number): Group {
   return {
     ...(matcher !== undefined ? { matcher } : {}),
-    hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }],
+    hooks: [{ type: 'command', command, timeout }],
   };
 }
 
@@ -84,27 +100,37 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * Settings with ctxwrap's hooks installed (running `command`), or undefined when they already
  * are, exactly so.
  */
-export function withCtxwrapHooks(settings: Settings, command: string, file: string): Settings | undefined {
+export function withCtxwrapHooks(
+  settings: Settings,
+  command: string,
+  file: string,
+  layout: HookLayout = CLAUDE_LAYOUT,
+): Settings | undefined {
   const hooks = hooksOf(settings, file);
   let changed = false;
   const next: Record<string, unknown> = { ...hooks };
-  for (const { event, matcher } of CTXWRAP_EVENTS) {
+  for (const { event, matcher } of layout.events) {
     const groups = groupsOf(hooks, event, file);
     const mine = groups.filter((g) => Array.isArray(g?.hooks) && g.hooks.some(isCtxwrapHandler));
-    if (mine.length === 1 && same(mine[0], ourGroup(command, matcher))) continue;
-    next[event] = [...withoutOurs(groups), ourGroup(command, matcher)];
+    const ours = ourGroup(command, matcher, layout.timeout);
+    if (mine.length === 1 && same(mine[0], ours)) continue;
+    next[event] = [...withoutOurs(groups), ours];
     changed = true;
   }
   return changed ? { ...settings, hooks: next } : undefined;
 }
 
 /** Settings without ctxwrap's hooks, or undefined when there were none. */
-export function withoutCtxwrapHooks(settings: Settings, file: string): Settings | undefined {
+export function withoutCtxwrapHooks(
+  settings: Settings,
+  file: string,
+  layout: HookLayout = CLAUDE_LAYOUT,
+): Settings | undefined {
   if (settings.hooks === undefined) return undefined;
   const hooks = hooksOf(settings, file);
   let changed = false;
   const next: Record<string, unknown> = { ...hooks };
-  for (const { event } of CTXWRAP_EVENTS) {
+  for (const { event } of layout.events) {
     const groups = groupsOf(hooks, event, file);
     const rest = withoutOurs(groups);
     if (rest.length === groups.length && same(rest, groups)) continue;
@@ -133,7 +159,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 const START_MARK = '<!-- ctxwrap:start';
-export const BLOCK_START = `${START_MARK} (managed by \`ctxwrap init claude\`; edits inside are replaced) -->`;
+export const BLOCK_START = `${START_MARK} (managed by \`ctxwrap init\`; edits inside are replaced) -->`;
 export const BLOCK_END = '<!-- ctxwrap:end -->';
 
 function findBlock(text: string): { start: number; end: number } | undefined {

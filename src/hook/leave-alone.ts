@@ -34,10 +34,13 @@ export const WRAPPERS = new Set([
   'sudo', 'doas', 'env', 'nohup', 'nice', 'time', 'timeout', 'stdbuf', 'command', 'npx', 'pnpx', 'bunx', 'xargs',
 ]);
 
-/** Builtins whose effect on the agent's own shell would be lost inside ctxwrap's child shell. */
+/**
+ * Builtins that would not behave as written inside ctxwrap's wrapper, though it runs in the
+ * agent's own shell: `exec` replaces the shell (no summary), `trap` replaces ctxwrap's EXIT
+ * trap, an alias or shell option set inside the `{ }` group is not seen by the rest of the
+ * group (the shell reads the group whole before it runs any of it), job control needs the jobs.
+ */
 // biome-ignore format: a table
 export const SHELL_STATE = new Set([
-  'cd', 'pushd', 'popd', 'export', 'source', '.', 'alias', 'unalias', 'unset', 'set', 'shopt', 'exec', 'ulimit', 'umask',
-  'trap', 'declare', 'typeset', 'local', 'readonly', 'eval', 'function', 'hash', 'enable', 'builtin', 'fg', 'bg', 'disown',
-  'setopt', 'unsetopt', 'bindkey', 'autoload', 'rehash',
+  'exec', 'trap', 'alias', 'unalias', 'shopt', 'setopt', 'unsetopt', 'enable', 'fg', 'bg', 'disown', 'bindkey',
 ]);

@@ -14,6 +14,8 @@ export interface Word {
   text: string;
   /** True when the word holds an expansion the shell makes at run time: `$x`, `$(...)`, backticks. */
   dynamic: boolean;
+  /** The word as written, quotes and all. */
+  raw: string;
 }
 
 /** A simple command: its words (assignments and redirections left out) and what ended it. */
@@ -31,6 +33,11 @@ export interface ParsedLine {
   heredocs: string[];
   /** The text inside command and process substitutions: `$(...)`, backticks, `<(...)`. */
   substitutions: string[];
+  /**
+   * Every operator in order, with how deep inside `( )` and `{ }` it stands (0: top level;
+   * an opening `(` counts at its own level, a closing `)` at the level it returns to).
+   */
+  operators: { op: string; depth: number }[];
 }
 
 const OPERATORS = ['&&', '||', ';;&', ';;', ';&', '|&', ';', '&', '|', '(', ')', '\n'];
@@ -53,8 +60,20 @@ const RESERVED = new Set([
 ]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
-/** Splits a command line into simple commands. Throws `ShellParseError` when it cannot. */
-export function parseShell(line: string): ParsedLine {
+/** Longest command line the reader takes; a longer one is left alone. */
+export const MAX_LINE = 256 * 1024;
+/** Most time the reader may take on one line; past it the line is left alone. */
+export const PARSE_DEADLINE_MS = 200;
+
+/**
+ * Splits a command line into simple commands. Throws `ShellParseError` when it cannot, when the
+ * line is longer than `MAX_LINE`, or when reading it takes longer than `deadlineMs`: every step
+ * of the loop moves forward, and the deadline is a second guard should one ever not.
+ */
+export function parseShell(line: string, deadlineMs = PARSE_DEADLINE_MS): ParsedLine {
+  if (line.length > MAX_LINE) throw new ShellParseError(`a command longer than ${MAX_LINE} characters`);
+  const deadline = performance.now() + deadlineMs;
+  let steps = 0;
   const commands: SimpleCommand[] = [];
   const heredocs: string[] = [];
   const subs: string[] = [];
@@ -63,13 +82,24 @@ export function parseShell(line: string): ParsedLine {
   let redirectTarget = false;
   let i = 0;
 
+  const operators: { op: string; depth: number }[] = [];
+  let depth = 0;
   const finish = (op: string) => {
+    for (const w of current.words) {
+      if (w.raw === '{') depth++;
+      else if (w.raw === '}') depth--;
+    }
+    if (op === ')') depth--;
+    operators.push({ op, depth });
+    if (op === '(') depth++;
     current.end = op;
     if (current.words.length > 0 || current.assignments.length > 0 || op !== '') commands.push(current);
     current = { assignments: [], words: [], end: '' };
   };
 
   while (i < line.length) {
+    if (++steps % 1024 === 0 && performance.now() > deadline)
+      throw new ShellParseError('the command took too long to read');
     const c = line[i] as string;
     if (c === ' ' || c === '\t') {
       i++;
@@ -86,7 +116,7 @@ export function parseShell(line: string): ParsedLine {
     if ((c === '<' || c === '>') && line[i + 1] === '(') {
       const end = endOfGroup(line, i + 1, subs);
       subs.push(line.slice(i + 2, end - 1));
-      current.words.push({ text: line.slice(i, end), dynamic: true });
+      current.words.push({ text: line.slice(i, end), dynamic: true, raw: line.slice(i, end) });
       i = end;
       continue;
     }
@@ -121,6 +151,8 @@ export function parseShell(line: string): ParsedLine {
       continue;
     }
     const { word, end } = readWord(line, i, subs);
+    // Never the case with the word ends above; should it be, stop rather than loop.
+    if (end <= i) throw new ShellParseError(`cannot read the character at ${i}`);
     i = end;
     if (redirectTarget) {
       redirectTarget = false;
@@ -137,6 +169,7 @@ export function parseShell(line: string): ParsedLine {
     commands: commands.filter((c) => c.words.length > 0 || c.assignments.length > 0),
     heredocs,
     substitutions: subs,
+    operators,
   };
 }
 
@@ -169,10 +202,16 @@ function readHeredocs(
   return i;
 }
 
-const WORD_END = /[\s;&|()<>]/;
+/**
+ * What ends an unquoted word: bash's metacharacters exactly (space, tab, newline, `;&|()<>`).
+ * Any other character, a carriage return, \v, \f or a no-break space included, is part of a
+ * word, as bash reads it (`echo hi\r` prints `hi` and a carriage return).
+ */
+const WORD_END = /[ \t\n;&|()<>]/;
 
 /** Reads one word starting at `i`: quotes, escapes and substitutions are part of it. */
 function readWord(line: string, i: number, subs: string[]): { word: Word; end: number } {
+  const start = i;
   let text = '';
   let dynamic = false;
   while (i < line.length && !WORD_END.test(line[i] as string)) {
@@ -206,7 +245,7 @@ function readWord(line: string, i: number, subs: string[]): { word: Word; end: n
       i++;
     }
   }
-  return { word: { text, dynamic }, end: i };
+  return { word: { text, dynamic, raw: line.slice(start, i) }, end: i };
 }
 
 function endOfAnsiQuote(line: string, i: number): number {

@@ -6,15 +6,17 @@
  * The hot loop never looks at a line that cannot match. When the pattern has a required literal
  * (`TS2\d{3}` → `TS2`), a native byte search finds the candidate lines and only those are decoded
  * and tested. Otherwise a block's text is searched at once and the lines the hits fall in are
- * tested alone. Line numbers come from counting newlines between hits (see count-newlines.ts).
- * Blocks with escape sequences are searched with the escapes removed, so colour codes inside a
- * word cannot hide it; patterns with lookaround are tested line by line.
+ * tested alone. Line numbers come from counting newlines between hits (see bytes.ts).
+ * A block where cleaning could make the literal appear (an escape sequence inside a word, a
+ * control shown as `^E` before `RROR`) is searched in cleaned form instead, so nothing `read`
+ * shows is missed; patterns with lookaround are tested line by line.
  */
+import { visible } from '../controls.js';
 import { cleanLine } from '../summary/clean.js';
+import { countNewlines, lowerCopy, mayHideLiteral, needsCleaning } from './bytes.js';
 import { type Block, BlockReader, lastLineOf, lineEnd, type ReaderOptions } from './line-reader.js';
 import type { GrepRequest } from './parse-line-spec.js';
 import { hasLookaround, requiredLiteral } from './required-literal.js';
-import { countNewlines, lowerCopy, needsCleaning } from './simd.js';
 
 /** How a pattern is searched for. */
 export interface GrepPlan {
@@ -68,14 +70,6 @@ const ANSI_IN_LINES =
 // The characters `cleanLine` makes visible, but for `\r` (and `\n`, which ends lines here).
 const UNSAFE_BUT_CR = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
-/** As `cleanLine` shows a control character or direction mark. */
-function visible(ch: string): string {
-  const code = ch.charCodeAt(0);
-  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
-  if (code === 0x7f) return '^?';
-  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-}
-
 /** A carried-over context line from the previous block. */
 interface Held {
   line: number;
@@ -123,7 +117,6 @@ class GrepScan {
 
   // The current block, and a cursor: `pos` is the start of line `line`.
   private buf: Buffer = Buffer.alloc(0);
-  private untidy = false;
   private cut = false;
   private first = 1;
   private pos = 0;
@@ -143,14 +136,14 @@ class GrepScan {
     this.pos = 0;
     this.line = block.line;
     this.nextPos = this.lastShown === block.line - 1 ? 0 : -1;
-    this.untidy = block.maybeUntidy && needsCleaning(this.buf);
     this.cut = block.cut;
     // A block that goes on with a line already matched (in any earlier piece of it) skips it.
     this.skipFirst = block.continued && (this.matchedAtCut || this.skipFirst);
     this.matchedAtCut = false;
+    const { literal, foldCase } = this.plan;
     if (!this.plan.block) this.eachLine();
-    else if (this.plan.literal && !this.untidy) this.byLiteral(this.plan.literal);
-    else this.byText(this.plan.block, this.untidy);
+    else if (literal && !mayHideLiteral(this.buf, literal, foldCase)) this.byLiteral(literal);
+    else this.byText(this.plan.block, needsCleaning(this.buf));
     if (this.full) return;
     this.showAfter(lastLineOf(block), this.buf.length);
     if (this.context > 0) this.holdTail(block);
@@ -244,7 +237,7 @@ class GrepScan {
   }
 
   private matches(start: number, end: number): boolean {
-    if (this.plan.plain && !this.untidy) return true;
+    if (this.plan.plain && !needsCleaning(this.buf, start, end)) return true;
     return this.plan.line.test(cleanLine(this.buf.toString('utf8', start, end)));
   }
 

@@ -4,7 +4,7 @@
  * reused buffer; nothing holds more than a block and one line.
  */
 import { readSync } from 'node:fs';
-import { countNewlines, growScanBuffer, scanBuffer, tallyNewlines } from './simd.js';
+import { countNewlines } from './bytes.js';
 
 /** A run of whole lines of the file. Valid until the reader's next `next()`. */
 export interface Block {
@@ -20,8 +20,6 @@ export interface Block {
   continued: boolean;
   /** The last line goes on in the next block: it was longer than the reader may hold. */
   cut: boolean;
-  /** False when the block surely holds nothing `cleanLine` would change. */
-  maybeUntidy: boolean;
 }
 
 export interface ReaderOptions {
@@ -38,7 +36,7 @@ export interface ReaderOptions {
 export const DEFAULT_CHUNK = 1 << 20;
 export const DEFAULT_MAX_LINE = 64 << 20;
 
-/** Reads a file forward in blocks that end at a newline. One reader at a time per process. */
+/** Reads a file forward in blocks that end at a newline. */
 export class BlockReader {
   private buf: Buffer;
   private held = 0;
@@ -56,7 +54,7 @@ export class BlockReader {
     this.pos = options.from ?? 0;
     this.line = options.line ?? 1;
     this.maxLine = options.maxLine ?? DEFAULT_MAX_LINE;
-    this.buf = scanBuffer(Math.min(options.chunk ?? DEFAULT_CHUNK, this.maxLine));
+    this.buf = Buffer.allocUnsafeSlow(Math.min(options.chunk ?? DEFAULT_CHUNK, this.maxLine));
   }
 
   /** The next block, or undefined at the end of the file. */
@@ -81,20 +79,20 @@ export class BlockReader {
         cut = true;
         break;
       }
-      this.buf = growScanBuffer(this.buf, Math.min(this.maxLine, this.buf.length * 2), this.held);
+      const bigger = Buffer.allocUnsafeSlow(Math.min(this.maxLine, this.buf.length * 2));
+      this.buf.copy(bigger, 0, 0, this.held);
+      this.buf = bigger;
       this.fill();
       end = this.held;
     }
     const buf = this.buf.subarray(0, end);
-    const { newlines, maybeUntidy } = tallyNewlines(buf);
     const block: Block = {
       buf,
       offset: this.pos - this.held,
       line: this.line,
-      newlines,
+      newlines: countNewlines(buf),
       continued: this.continued,
       cut,
-      maybeUntidy,
     };
     this.line += block.newlines;
     this.continued = cut;
@@ -126,7 +124,7 @@ export function lineEnd(buf: Buffer, pos: number): number {
 
 /** Newlines in the bytes `[from, to)` of a file. */
 export function countNewlinesBetween(fd: number, from: number, to: number): number {
-  const buf = scanBuffer(Math.min(DEFAULT_CHUNK, Math.max(1, to - from)));
+  const buf = Buffer.allocUnsafeSlow(Math.min(DEFAULT_CHUNK, Math.max(1, to - from)));
   let n = 0;
   for (let pos = from; pos < to; ) {
     const got = readSync(fd, buf, 0, Math.min(buf.length, to - pos), pos);

@@ -4,15 +4,11 @@
  * escaped with inert() when it could pass for a ctxwrap line, so nothing stored can forge a
  * frame. The text is bounded by `maxChars`; hits that do not fit are counted as more.
  */
+import { formatCount } from '../format.js';
 import type { ResultMeta } from '../store/results.js';
 import { cleanLine } from '../summary/clean.js';
 import { cutLine, inert } from '../summary/render.js';
 import type { Hit, HitLine, Outcome } from './search.js';
-
-/** 1234567 → "1,234,567" (without loading ICU, which costs a cold process ~20 ms). */
-export function formatCount(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
 
 /** Most characters shown of one stored line. */
 export const LINE_CAP = 200;

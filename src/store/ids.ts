@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { CtxwrapError } from '../errors.js';
 
 /** The shape of every id: a slug of the command's name, `_`, and 8 random hex digits. */
@@ -19,7 +19,27 @@ export function slugOf(name: string): string {
 
 /** A new id for a result: `npm_3f2a9c1b`. */
 export function newId(name: string): string {
-  return `${slugOf(name)}_${randomBytes(4).toString('hex')}`;
+  return `${slugOf(name)}_${randomHex4()}`;
+}
+
+/**
+ * Four random bytes as hex, from /dev/urandom: node:crypto would load 36 modules for them, on the
+ * path every wrapped command takes. Where there is no /dev/urandom, Web Crypto gives them.
+ */
+function randomHex4(): string {
+  const bytes = Buffer.alloc(4);
+  try {
+    const fd = openSync('/dev/urandom', 'r');
+    try {
+      if (readSync(fd, bytes, 0, 4, null) === 4) return bytes.toString('hex');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* no /dev/urandom here */
+  }
+  globalThis.crypto.getRandomValues(bytes);
+  return bytes.toString('hex');
 }
 
 /**

@@ -8,9 +8,9 @@
 import { lstatSync, readdirSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveTtl } from '../env.js';
-import { ID_PATTERN } from './ids.js';
 import { ledgerPath } from './ledger.js';
 import { type Entry, listEntries } from './registry.js';
+import { resultFiles } from './result-files.js';
 import { writeAtomic } from './results.js';
 import type { RunDir } from './run-dir.js';
 
@@ -50,16 +50,7 @@ interface StoredFile {
 /** The files of `tool_results/`, by the id they belong to. */
 function filesById(dir: RunDir): Map<string, StoredFile[]> {
   const byId = new Map<string, StoredFile[]>();
-  let names: string[];
-  try {
-    names = readdirSync(dir.results);
-  } catch {
-    return byId;
-  }
-  for (const name of names) {
-    const id = name.slice(0, name.indexOf('.') === -1 ? name.length : name.indexOf('.'));
-    if (!ID_PATTERN.test(id)) continue;
-    const path = join(dir.results, name);
+  for (const { id, path } of resultFiles(dir)) {
     try {
       const stat = lstatSync(path);
       if (!stat.isFile()) continue;

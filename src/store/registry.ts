@@ -2,9 +2,7 @@
  * The registry of a run directory: the result metadata files are the only authority on what
  * exists. An id that appears in some tool's output but has no metadata here does not exist.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { ID_PATTERN } from './ids.js';
+import { resultFiles } from './result-files.js';
 import { parseMeta, type ResultMeta, writerLiveness } from './results.js';
 import type { RunDir } from './run-dir.js';
 import { readFileNoFollow } from './safe-open.js';
@@ -46,19 +44,11 @@ export function isExpired(entry: Entry, ttlMs: number, now = Date.now()): boolea
  * skipped, never trusted. A missing run directory is an empty registry.
  */
 export function listEntries(dir: RunDir): Entry[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir.results);
-  } catch {
-    return [];
-  }
   const entries: Entry[] = [];
-  for (const name of names) {
-    if (!name.endsWith('.json') || name.endsWith('.fp.json')) continue;
-    const id = name.slice(0, -'.json'.length);
-    if (!ID_PATTERN.test(id)) continue;
+  for (const { id, suffix, path } of resultFiles(dir)) {
+    if (suffix !== 'json') continue;
     try {
-      const meta = parseMeta(readFileNoFollow(join(dir.results, name)), id);
+      const meta = parseMeta(readFileNoFollow(path), id);
       if (!meta) continue;
       const startedMs = Date.parse(meta.startedAt);
       entries.push({ meta, state: stateOf(meta), startedMs: Number.isNaN(startedMs) ? 0 : startedMs });

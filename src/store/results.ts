@@ -14,6 +14,7 @@ import {
 import { join } from 'node:path';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
 import type { LineRange } from '../shield.js';
+import { type Fingerprint, parseFingerprint, serializeFingerprint } from '../summary/fingerprint.js';
 import { fnv1a } from '../summary/hash.js';
 import { validateId } from './ids.js';
 import type { RunDir } from './run-dir.js';
@@ -304,16 +305,18 @@ export function setLastRun(dir: RunDir, cwd: string, command: readonly string[],
   writeAtomic(path, JSON.stringify({ id, cwd, command }));
 }
 
-/** A previous run's fingerprint (distinct normalised salient lines), or undefined. */
-export function readFingerprint(dir: RunDir, id: string): number[] | undefined {
+/**
+ * A previous run's fingerprint (bounded sets of its line hashes), or undefined when it has none
+ * or one in an older format.
+ */
+export function readFingerprint(dir: RunDir, id: string): Fingerprint | undefined {
   try {
-    const fp = JSON.parse(readFileNoFollow(resultPaths(dir, id).fingerprint)) as { lines: number[] };
-    return Array.isArray(fp.lines) ? fp.lines.filter((n) => Number.isInteger(n)) : undefined;
+    return parseFingerprint(JSON.parse(readFileNoFollow(resultPaths(dir, id).fingerprint)));
   } catch {
     return undefined;
   }
 }
 
-export function writeFingerprint(dir: RunDir, id: string, lines: number[]): void {
-  writeAtomic(resultPaths(dir, id).fingerprint, JSON.stringify({ lines }));
+export function writeFingerprint(dir: RunDir, id: string, fingerprint: Fingerprint): void {
+  writeAtomic(resultPaths(dir, id).fingerprint, serializeFingerprint(fingerprint));
 }

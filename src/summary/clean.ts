@@ -4,6 +4,9 @@
  * bidirectional overrides made visible so that nothing printed can move a cursor, clear a
  * screen, set a title or reorder text.
  */
+import { visible } from '../controls.js';
+
+export { showControls } from '../controls.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL | ESC \), DCS/SOS/PM/APC strings, two-byte escapes,
 // and the 8-bit C1 CSI.
@@ -14,22 +17,6 @@ const ANSI_RE =
 // there), and the bidi overrides/isolates and other invisible direction marks that can make
 // text display differently from its logical order.
 const UNSAFE_RE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-const UNSAFE_OR_NEWLINE_RE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-
-function visible(ch: string): string {
-  const code = ch.charCodeAt(0);
-  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
-  if (code === 0x7f) return '^?';
-  return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-}
-
-/**
- * Shows every control character (newline and tab too), line separator and bidi control of a
- * text visibly (`^[`, `<U+202E>`), stripping nothing: for one-line messages that quote input.
- */
-export function showControls(text: string): string {
-  return text.replace(UNSAFE_OR_NEWLINE_RE, visible);
-}
 
 /** Removes ANSI escape sequences. */
 export function stripAnsi(text: string): string {

@@ -1,16 +1,25 @@
 /**
  * The streaming half of the summary: it sees every byte once, as it arrives, and keeps a bounded
- * amount of it (the start, the end, the salient lines of the middle), so that a 2 GB output is
- * summarised in constant memory. The result depends only on the bytes, never on how they were
- * split into chunks.
+ * amount of it (the start, the end, the salient and the new lines of the middle), so that a 2 GB
+ * output is summarised in constant memory.
+ *
+ * The result depends only on the bytes, never on how they were split into chunks: every decision
+ * is made per line, in line order, from the line's bytes and from bounded state that is itself a
+ * function of the lines before it (the tail is the last `keepBytes` bytes exactly, look-backs read
+ * the `LOOKBACK_BYTES` bytes before the line).
+ *
+ * Work per line is bounded and mostly avoided: one guard regex runs over each decoded chunk, and
+ * only lines it matches (and, in the first HASH_ALL_BYTES, every line, to compare runs) are
+ * hashed; a line is decoded, cleaned and scored only the first time its number-masked form is
+ * seen, or when it is new since the previous run.
  */
 
 import { keyBlockStep, mayTouchKey } from '../redact.js';
 import type { LineRange } from '../shield.js';
 import { cleanLine } from './clean.js';
-import { countNewlines, type LineFinder, lineFinder } from './fingerprint-filter.js';
-import { diffKey, fnv1a } from './hash.js';
-import { dedupeKey, isLocation, type LineKind, scoreLine } from './salience.js';
+import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
+import { hashLine } from './hash.js';
+import { buildGuard, isLocation, type LineKind, scoreLine, template } from './salience.js';
 import { BinarySniffer } from './sniff.js';
 
 /** One line of output with its 1-based number in the stored file. */
@@ -19,13 +28,17 @@ export interface NumberedLine {
   text: string;
 }
 
-/** A salient line of the output, with the near-identical lines that were folded into it. */
+/** A salient or new line of the output, with the lines of the same template folded into it. */
 export interface Candidate extends NumberedLine {
   kind: LineKind;
   score: number;
-  /** How many lines share this line's dedupe key. */
+  /** An error word in a line that does not read as an error (see scoreLine). */
+  weak?: boolean;
+  /** The line's template (see `template`). */
+  template: string;
+  /** How many lines share this line's template (1 for a new line shown on its own). */
   count: number;
-  /** Line number of the last line with the same key. */
+  /** Line number of the last line with the same template. */
   lastLine: number;
   /** Location lines (`--> src/x.rs:4:9`, `at main (x.c:59)`) that follow an error. */
   attached: NumberedLine[];
@@ -35,7 +48,7 @@ export interface Candidate extends NumberedLine {
    * (Python's innermost frame).
    */
   owner?: NumberedLine;
-  /** True when the line's normalised form did not occur in the previous run's output. */
+  /** True when the line's text was not in the previous run's output. */
   isNew: boolean;
 }
 
@@ -45,6 +58,16 @@ export interface LongLine {
   start: string;
   end: string;
   chars: number;
+}
+
+/** How this run compares with the previous run of the same command. */
+export interface Compared {
+  /** Lines new since the previous run (exact text not there, no number-only twin to pair with). */
+  fresh: number;
+  /** Salient lines of the previous run (by their number-masked form) that are not in this one. */
+  gone: number;
+  /** False when the previous run has too little in common to be a baseline. */
+  related: boolean;
 }
 
 /** Everything the renderer needs, gathered in one pass. */
@@ -62,17 +85,16 @@ export interface Collected {
   longLines: Map<number, LongLine>;
   binary: boolean;
   binaryType?: string;
-  /** Salient lines, in order of appearance. */
+  /** Salient lines (one per template) and new lines, in order of appearance. */
   candidates: Candidate[];
+  /** Numbers of lines new since the previous run (head and tail lines included), when related. */
+  newLines: Set<number>;
   /** Lines of PEM private-key blocks (BEGIN to END), never to be shown. */
   keyRanges: LineRange[];
-  /** Distinct normalised salient lines, for comparing with a later run. */
-  fingerprint: number[];
-  /**
-   * When a previous fingerprint was given and the runs are comparable: how many of its salient
-   * lines are gone now.
-   */
-  gone?: number;
+  /** This run's lines, for comparing with a later run. */
+  fingerprint: Fingerprint;
+  /** Set when a previous run's fingerprint was given. */
+  compared?: Compared;
 }
 
 export interface CollectorOptions {
@@ -80,20 +102,23 @@ export interface CollectorOptions {
   hints?: readonly string[];
   /** How many bytes of the start and of the end are kept whole (default 64 KiB). */
   keepBytes?: number;
-  /** The previous run's fingerprint, to mark lines that are new. */
-  previous?: readonly number[];
+  /** The previous run's fingerprint, to find the lines that are new. */
+  previous?: Fingerprint;
 }
 
 const MAX_GROUPS = 2000;
+const MAX_NEW = 64;
+const MAX_NEW_LINES = 4096;
+const MAX_CACHE = 20000;
 const MAX_KEY_RANGES = 64;
 /** A key block with no END marker is taken to run this many lines at most. */
 const KEY_MAX_LINES = 100;
-/** With nothing in common, more new salient lines than this mean the runs are not comparable. */
-const UNRELATED_NEW = 10;
-const MAX_FINGERPRINT = 20000;
+/** Every line starting in the first this many bytes is hashed, to compare runs. */
+const HASH_ALL_BYTES = 4 << 20;
 const ATTACH_LOOKAHEAD = 6;
 const OWNER_LOOKBACK = 120;
 const LOCATION_LOOKBACK = 4;
+const LOOKBACK_BYTES = 8192;
 /** An exception's own line: `ValueError: ...`, `java.lang.IllegalStateException: ...`. */
 const EXCEPTION_LINE = /^(?:[a-z_][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Exit|Interrupt|Failure)\b/;
 const LONG_EDGE = 2048;
@@ -108,19 +133,29 @@ interface HugeLine {
   chars: number;
 }
 
-interface PendingAttach {
-  candidate: Candidate;
-  remaining: number;
+/** What a number-masked line form scores, computed once per form. */
+interface Scored {
+  key: string;
+  kind: LineKind;
+  score: number;
+  weak: boolean;
 }
 
 export class Collector {
   private readonly keepBytes: number;
   private readonly hints: readonly string[];
-  private finder: LineFinder | null = null;
-  private readonly previous: Set<number> | undefined;
+  private readonly guard: RegExp;
+  private readonly guardOne: RegExp;
+  private readonly compare: Comparison | undefined;
+  private readonly exactSketch = new Sketch(EXACT_K);
+  private readonly digitsSketch = new Sketch(DIGITS_K);
+  private readonly salient = new Set<number>();
+  private readonly previous: Fingerprint | undefined;
 
   private bytes = 0;
+  /** Complete lines scanned so far, and the bytes they span. */
   private newlines = 0;
+  private scanned = 0;
   private lastByte = -1;
   private readonly sniffer = new BinarySniffer();
   private headParts: Buffer[] = [];
@@ -128,26 +163,28 @@ export class Collector {
   private headDone = false;
   private ring: Buffer[] = [];
   private ringLen = 0;
-  /** Newlines before the first byte of the ring, and the byte just before it. */
-  private ringNewlinesBefore = 0;
-  private ringPrevByte = NL;
-  private ringNewlines: number[] = [];
   private carry: Buffer | null = null;
   private huge: HugeLine | null = null;
+  /** The bytes just before the next line to scan (for look-backs). */
+  private back: Buffer = Buffer.alloc(0);
   private readonly longFirst: LongLine[] = [];
   private longLast: LongLine[] = [];
-  private readonly groups = new Map<string, Candidate>();
-  private readonly seen = new Set<number>();
-  private pending: PendingAttach | null = null;
-  private recent: NumberedLine[] = [];
+  private readonly cache = new Map<number, Scored>();
+  private groups = new Map<string, Candidate>();
+  private readonly fresh: Candidate[] = [];
+  private readonly newLines: number[] = [];
+  private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keyRanges: LineRange[] = [];
   private keyOpen = false;
-  private lastUnindented: NumberedLine | null = null;
+  private nextKey = -1;
 
   constructor(options: CollectorOptions = {}) {
-    this.keepBytes = Math.max(4096, options.keepBytes ?? 65536);
+    this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
     this.hints = options.hints ?? [];
-    this.previous = options.previous ? new Set(options.previous) : undefined;
+    this.guard = buildGuard(this.hints);
+    this.guardOne = new RegExp(this.guard.source, 'm');
+    this.compare = options.previous ? new Comparison(options.previous) : undefined;
+    this.previous = options.previous;
   }
 
   /** Feeds the next bytes of the output. */
@@ -157,11 +194,31 @@ export class Collector {
     this.bytes += buf.length;
     this.sniffer.push(buf);
     this.keepHead(buf);
-    const newlines = countNewlines(buf);
-    this.keepTail(buf, newlines);
-    this.scan(buf, newlines);
-    this.newlines += newlines;
+    this.keepTail(buf);
     this.lastByte = buf[buf.length - 1] as number;
+    let rest = buf;
+    if (this.huge) {
+      const nl = buf.indexOf(NL);
+      if (nl === -1) {
+        this.growHuge(buf);
+        return;
+      }
+      this.growHuge(buf.subarray(0, nl));
+      this.finishHuge(1);
+      this.newlines++;
+      rest = buf.subarray(nl + 1);
+      this.back = Buffer.alloc(0);
+    }
+    const last = rest.lastIndexOf(NL);
+    if (last === -1) {
+      this.addCarry(rest);
+      return;
+    }
+    const head = rest.subarray(0, last + 1);
+    const work = this.carry ? Buffer.concat([this.carry, head]) : head;
+    this.carry = null;
+    this.scanLines(work);
+    this.addCarry(rest.subarray(last + 1));
   }
 
   /** Lines seen so far (complete ones). */
@@ -171,37 +228,55 @@ export class Collector {
 
   /** Ends the output and returns what was gathered. */
   end(): Collected {
-    this.flushLine();
+    const lines = this.bytes > 0 && this.lastByte !== NL ? this.newlines + 1 : this.newlines;
+    if (this.huge) this.finishHuge(0);
+    else if (this.carry && this.carry.length > 0) {
+      const carry = this.carry;
+      this.carry = null;
+      this.scanLines(carry);
+    }
     const binary = this.sniffer.binary;
-    const candidates = [...this.groups.values()].sort((a, b) => a.line - b.line);
-    const fingerprint = [...this.seen].sort((a, b) => a - b);
     const longLines = new Map<number, LongLine>();
     for (const l of [...this.longFirst, ...this.longLast]) longLines.set(l.line, l);
-    const lines = this.newlines + (this.bytes > 0 && this.lastByte !== NL ? 1 : 0);
+    const tail = this.tailLines(longLines, lines);
+    const candidates = [...this.groups.values(), ...this.fresh].sort((a, b) => a.line - b.line);
+    let newLines = new Set(this.newLines);
+    let compared: Compared | undefined;
+    if (this.compare) {
+      const gone = (this.previous?.salient ?? []).filter((h) => !this.salient.has(h)).length;
+      compared = { fresh: this.compare.fresh, gone, related: this.compare.related };
+      if (!compared.related) {
+        newLines = new Set();
+        for (const c of candidates) c.isNew = false;
+      }
+    }
     const result: Collected = {
       bytes: this.bytes,
       lines,
       head: Buffer.concat(this.headParts),
       complete: this.headLen === this.bytes,
-      tail: this.tailLines(longLines),
+      tail,
       longLines,
       binary,
-      candidates,
+      candidates: candidates.filter((c) => c.score > 0 || c.isNew),
+      newLines,
       keyRanges: this.keyRanges.map((r) => ({ from: r.from, to: Math.min(r.to, r.from + KEY_MAX_LINES) })),
-      fingerprint,
+      fingerprint: this.fingerprint(),
     };
+    if (compared) result.compared = compared;
     const type = this.sniffer.type;
     if (type) result.binaryType = type;
-    if (this.previous) {
-      let gone = 0;
-      for (const h of this.previous) if (!this.seen.has(h)) gone++;
-      const common = this.previous.size - gone;
-      if (common > 0 || this.seen.size <= UNRELATED_NEW) result.gone = gone;
-      // Nothing in common and much that is new: the previous run is no baseline (it failed to
-      // start, say), and marking every line as new would only be noise.
-      else for (const c of candidates) c.isNew = false;
-    }
     return result;
+  }
+
+  private fingerprint(): Fingerprint {
+    return {
+      exact: this.exactSketch.entries().map(([h]) => h),
+      exactMax: this.exactSketch.max,
+      digits: this.digitsSketch.entries(),
+      digitsMax: this.digitsSketch.max,
+      salient: [...this.salient].sort((a, b) => a - b),
+    };
   }
 
   /** Keeps at least keepBytes of the start, extended to the end of the line it stops in (up to 2x). */
@@ -219,74 +294,66 @@ export class Collector {
     this.headLen += take;
   }
 
-  private keepTail(buf: Buffer, newlines: number): void {
+  /** Keeps the chunks that hold the last keepBytes bytes (cut exactly at the end). */
+  private keepTail(buf: Buffer): void {
     this.ring.push(buf);
-    this.ringNewlines.push(newlines);
     this.ringLen += buf.length;
-    while (this.ring.length > 1 && this.ringLen - (this.ring[0] as Buffer).length >= this.keepBytes) {
+    // At least keepBytes + 1 bytes stay: the window and the byte before it.
+    while (this.ring.length > 1 && this.ringLen - (this.ring[0] as Buffer).length > this.keepBytes) {
       const dropped = this.ring.shift() as Buffer;
       this.ringLen -= dropped.length;
-      this.ringNewlinesBefore += this.ringNewlines.shift() as number;
-      this.ringPrevByte = dropped[dropped.length - 1] as number;
     }
-  }
-
-  private tailLines(longLines: Map<number, LongLine>): NumberedLine[] {
-    let buf = Buffer.concat(this.ring);
-    let line = this.ringNewlinesBefore + 1;
-    if (this.ringPrevByte !== NL) {
-      const nl = buf.indexOf(NL);
-      if (nl === -1) return [];
-      buf = buf.subarray(nl + 1);
-      line++;
+    if (this.ring.length > 64 || this.ringLen > 4 * this.keepBytes) {
+      const all = Buffer.concat(this.ring);
+      const kept = Buffer.from(all.subarray(Math.max(0, all.length - this.keepBytes - 1)));
+      this.ring = [kept];
+      this.ringLen = kept.length;
     }
-    if (buf.length === 0) return [];
-    const text = buf.toString('utf8');
-    const parts = text.split('\n');
-    if (parts[parts.length - 1] === '') parts.pop();
-    const out: NumberedLine[] = [];
-    for (const part of parts) {
-      if (!longLines.has(line)) out.push({ line, text: cleanLine(part) });
-      line++;
-    }
-    return out;
   }
 
   /**
-   * Splits the chunk into complete lines and scans them; a partial line waits in `carry`. The
-   * chunk is scanned in place: only a line carried over from the previous chunk is copied.
+   * The last keepBytes bytes, from the first line that starts inside them, numbered back from
+   * the last line. New lines among them that were not hashed while streaming are found here.
    */
-  private scan(buf: Buffer, count: number): void {
-    const carryLine = this.newlines + count + 1;
-    if (count === 0 && this.huge) {
-      this.growHuge(buf);
-      return;
+  private tailLines(longLines: Map<number, LongLine>, lines: number): NumberedLine[] {
+    const all = Buffer.concat(this.ring);
+    let buf = all;
+    let offset = this.bytes - buf.length;
+    if (buf.length > this.keepBytes) {
+      offset += buf.length - this.keepBytes;
+      buf = buf.subarray(buf.length - this.keepBytes);
     }
-    if (count === 0) {
-      this.addCarry(buf, carryLine);
-      return;
+    if (offset > 0 && all[all.length - buf.length - 1] !== NL) {
+      const nl = buf.indexOf(NL);
+      if (nl === -1) return [];
+      buf = buf.subarray(nl + 1);
+      offset += nl + 1;
     }
-    const first = buf.indexOf(NL);
-    const last = buf.lastIndexOf(NL);
-    let start = 0;
-    let line = this.newlines + 1;
-    if (this.huge) {
-      this.growHuge(buf.subarray(0, first));
-      this.finishHuge();
-      start = first + 1;
-      line++;
-    } else if (this.carry && this.carry.length > 0) {
-      const joined = Buffer.concat([this.carry, buf.subarray(0, first + 1)]);
-      this.carry = null;
-      this.scanLines(joined, line);
-      start = first + 1;
-      line++;
+    if (buf.length === 0) return [];
+    const starts: number[] = [];
+    for (let at = 0; at < buf.length; ) {
+      starts.push(at);
+      const nl = buf.indexOf(NL, at);
+      at = nl === -1 ? buf.length : nl + 1;
     }
-    if (start <= last) this.scanLines(buf.subarray(start, last + 1), line);
-    this.addCarry(buf.subarray(last + 1), carryLine);
+    const first = lines - starts.length + 1;
+    const out: NumberedLine[] = [];
+    const low = this.bytes > HASH_ALL_BYTES ? buf.toString('latin1').toLowerCase() : '';
+    starts.forEach((s, i) => {
+      const line = first + i;
+      let e = buf.indexOf(NL, s);
+      if (e === -1) e = buf.length;
+      if (offset + s >= HASH_ALL_BYTES) {
+        this.guardOne.lastIndex = 0;
+        // Lines the guard matched were hashed while streaming; the others are hashed now.
+        if (!this.guardOne.test(low.slice(s, e))) this.hashPlain(buf, s, e, line);
+      }
+      if (!longLines.has(line)) out.push({ line, text: cleanLine(buf.toString('utf8', s, e)) });
+    });
+    return out;
   }
 
-  private addCarry(part: Buffer, line: number): void {
+  private addCarry(part: Buffer): void {
     if (part.length === 0) return;
     const total = (this.carry?.length ?? 0) + part.length;
     if (total <= this.keepBytes) {
@@ -297,7 +364,7 @@ export class Collector {
     const all = this.carry ? Buffer.concat([this.carry, part]) : part;
     this.carry = null;
     this.huge = {
-      line,
+      line: this.newlines + 1,
       start: Buffer.from(all.subarray(0, LONG_EDGE * 4)),
       end: Buffer.alloc(0),
       bytes: 0,
@@ -317,9 +384,10 @@ export class Collector {
         : Buffer.concat([h.end, part]).subarray(-keep);
   }
 
-  private finishHuge(): void {
+  private finishHuge(newline: number): void {
     const h = this.huge as HugeLine;
     this.huge = null;
+    this.scanned += h.bytes + newline;
     const start = cleanLine(decodeStart(h.start, LONG_EDGE));
     const end = cleanLine(decodeEnd(h.end, LONG_EDGE));
     const long: LongLine = { line: h.line, start, end, chars: h.chars };
@@ -328,137 +396,181 @@ export class Collector {
       this.longLast.push(long);
       if (this.longLast.length > MAX_LONG_KEPT) this.longLast = this.longLast.slice(-MAX_LONG_KEPT);
     }
-    this.consider(start, h.line);
-  }
-
-  private flushLine(): void {
-    if (this.huge) {
-      this.finishHuge();
-      return;
-    }
-    if (this.carry && this.carry.length > 0) {
-      const carry = this.carry;
-      this.carry = null;
-      this.scanLines(carry, this.newlines + 1);
-    }
+    const { score, kind, weak } = scoreLine(start, this.hints);
+    if (score > 0) this.group(start, h.line, template(start, true), kind, score, weak === true, false);
   }
 
   /**
-   * Scans whole lines (`work` ends with a newline, or is the final partial line). `index` gives
-   * the offsets of its newlines when the caller has them already.
+   * Scans whole lines: `work` ends with a newline, or is the final partial line. Lines the
+   * guard does not match are only counted (and hashed in the first HASH_ALL_BYTES).
    */
-  private scanLines(work: Buffer, firstLine: number): void {
-    this.finder ??= lineFinder(this.hints);
-    const finder = this.finder;
-    finder.reset(work);
-    const lineAt = (pos: number) => firstLine + finder.newlinesBefore(pos);
+  private scanLines(work: Buffer): void {
+    const low = work.toString('latin1').toLowerCase();
+    this.nextKey = low.indexOf('private key');
+    const hashAllEnd = HASH_ALL_BYTES - this.scanned;
+    const guard = this.guard;
     let pos = 0;
-    if (this.pending) pos = this.attachFrom(work, 0, firstLine);
-    for (let lineStart = finder.next(pos); lineStart !== -1; lineStart = finder.next(pos)) {
-      let lineEnd = work.indexOf(NL, lineStart);
-      if (lineEnd === -1) lineEnd = work.length;
-      const line = lineAt(lineStart);
-      const text = cleanLine(work.toString('utf8', lineStart, lineEnd));
-      this.trackKey(text, line);
-      const candidate = this.consider(text, line, work, lineStart, firstLine);
-      let next = lineEnd + 1;
-      if (candidate && candidate.kind === 'error' && next < work.length) {
-        this.pending = { candidate, remaining: ATTACH_LOOKAHEAD };
-        next = this.attachFrom(work, next, line + 1);
+    let line = this.newlines + 1;
+    if (this.pending) [pos, line] = this.attach(work, low, pos, line);
+    while (pos < work.length) {
+      guard.lastIndex = pos;
+      const m = guard.exec(low);
+      const matchStart = m ? low.lastIndexOf('\n', m.index - 1) + 1 : work.length;
+      const from = Math.max(pos, matchStart);
+      while (pos < from) {
+        const e = indexOrEnd(work, pos);
+        if (pos < hashAllEnd) this.hashPlain(work, pos, e, line);
+        pos = e + 1;
+        line++;
       }
-      pos = next;
-      if (next >= work.length) break;
+      if (!m) break;
+      const e = indexOrEnd(work, pos);
+      this.guarded(work, low, pos, e, line);
+      pos = e + 1;
+      line++;
+      if (this.pending) [pos, line] = this.attach(work, low, pos, line);
     }
-    this.trackUnindented(work, lineAt);
-    this.keepRecent(work, lineAt);
+    this.newlines = line - 1;
+    this.scanned += work.length;
+    this.back =
+      work.length >= LOOKBACK_BYTES
+        ? Buffer.from(work.subarray(work.length - LOOKBACK_BYTES))
+        : Buffer.concat([this.back, work]).subarray(-LOOKBACK_BYTES);
   }
 
-  /** Attaches location lines that follow an error; returns where scanning should resume. */
-  private attachFrom(work: Buffer, pos: number, line: number): number {
-    const p = this.pending as PendingAttach;
+  /** A line the guard did not match: hashed for the comparison, shown only when it is new. */
+  private hashPlain(work: Buffer, s: number, e: number, line: number): void {
+    const h = hashLine(work, s, e);
+    this.exactSketch.add(h.exact);
+    this.digitsSketch.add(h.digits);
+    if (!this.compare?.isNew(h.exact, h.digits)) return;
+    this.markNew(line);
+    if (this.fresh.length >= MAX_NEW) return;
+    const text = cleanLine(work.toString('utf8', s, e));
+    if (text.trim() === '') return;
+    this.fresh.push(candidate(text, line, template(text), 'plain', 0, false, true));
+  }
+
+  private markNew(line: number): void {
+    if (this.newLines.length < MAX_NEW_LINES) this.newLines.push(line);
+  }
+
+  /** A line the guard matched: hashed, scored once per number-masked form, grouped by template. */
+  private guarded(work: Buffer, low: string, s: number, e: number, line: number): void {
+    const h = hashLine(work, s, e);
+    this.exactSketch.add(h.exact);
+    this.digitsSketch.add(h.digits);
+    const isNew = this.compare?.isNew(h.exact, h.digits) === true;
+    if (isNew) this.markNew(line);
+    let text: string | undefined;
+    // The next 'private key' in the chunk, looked for once per chunk and past each line that has one.
+    if (this.nextKey !== -1 && this.nextKey < s) this.nextKey = low.indexOf('private key', s);
+    const key = this.nextKey;
+    if (key !== -1 && key < e) {
+      text = cleanLine(work.toString('utf8', s, e));
+      this.trackKey(text, line);
+    }
+    let scored = this.cache.get(h.digits);
+    if (!scored) {
+      text ??= cleanLine(work.toString('utf8', s, e));
+      const sal = scoreLine(text, this.hints);
+      scored = { key: template(text, true), kind: sal.kind, score: sal.score, weak: sal.weak === true };
+      if (this.cache.size >= MAX_CACHE) this.cache.clear();
+      this.cache.set(h.digits, scored);
+    }
+    if (scored.score > 0 && this.salient.size < SALIENT_MAX) this.salient.add(h.digits);
+    if (scored.score <= 0 && !isNew) return;
+    const own = isNew && this.fresh.length < MAX_NEW;
+    const group = own ? undefined : this.groups.get(scored.key);
+    if (group) {
+      group.count++;
+      group.lastLine = line;
+      if (isNew) group.isNew = true;
+      return;
+    }
+    text ??= cleanLine(work.toString('utf8', s, e));
+    const c = candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew);
+    this.addContext(c, work, s);
+    if (own) this.fresh.push(c);
+    else {
+      this.groups.set(scored.key, c);
+      if (this.groups.size > MAX_GROUPS * 2) this.prune();
+    }
+    if (c.kind === 'error') this.pending = { candidate: c, remaining: ATTACH_LOOKAHEAD };
+  }
+
+  private group(
+    text: string,
+    line: number,
+    key: string,
+    kind: LineKind,
+    score: number,
+    weak: boolean,
+    isNew: boolean,
+  ) {
+    const group = this.groups.get(key);
+    if (group) {
+      group.count++;
+      group.lastLine = line;
+      return;
+    }
+    this.groups.set(key, candidate(text, line, key, kind, score, weak, isNew));
+  }
+
+  /** Attaches location lines that follow an error; returns where scanning resumes. */
+  private attach(work: Buffer, low: string, pos: number, line: number): [number, number] {
+    const p = this.pending as { candidate: Candidate; remaining: number };
     let at = pos;
     let n = line;
     while (p.remaining > 0 && at < work.length) {
-      let end = work.indexOf(NL, at);
-      if (end === -1) end = work.length;
+      const end = indexOrEnd(work, at);
+      this.guardOne.lastIndex = 0;
+      const guarded = this.guardOne.test(low.slice(at, end));
       const text = cleanLine(work.toString('utf8', at, end));
-      this.trackKey(text, n);
-      p.remaining--;
-      if (scoreLine(text, this.hints).score > 0) {
-        // Another salient line starts its own candidate: stop attaching, let the scan see it.
+      // Another salient line is scanned as itself.
+      if (guarded && scoreLine(text, this.hints).score > 0) {
         p.remaining = 0;
         break;
       }
-      if (isLocation(text) && p.candidate.count === 1 && p.candidate.attached.length < 2) {
+      p.remaining--;
+      if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
+      if (isLocation(text) && p.candidate.count === 1 && p.candidate.attached.length < 3)
         p.candidate.attached.push({ line: n, text });
-      }
       at = end + 1;
       n++;
     }
     if (p.remaining === 0) this.pending = null;
-    return at;
+    return [at, n];
   }
 
-  private trackUnindented(work: Buffer, lineAt: (pos: number) => number): void {
-    let end = endOfText(work);
-    let lines = 0;
-    while (end > 0 && lines < OWNER_LOOKBACK) {
-      const start = lastNewline(work, end - 1) + 1;
-      const c = work[start];
-      if (start < end && c !== 32 && c !== 9) {
-        const line = lineAt(start);
-        this.lastUnindented = { line, text: cleanLine(work.toString('utf8', start, end)) };
+  /** The owner or the location line above a new candidate, read from the bytes before it. */
+  private addContext(c: Candidate, work: Buffer, s: number): void {
+    const indented = /^\s/.test(c.text);
+    const wantsOwner = indented && !/[\\/]|\.\w+:\d/.test(c.text);
+    const wantsLocation = !indented && EXCEPTION_LINE.test(c.text);
+    if (!wantsOwner && !wantsLocation) return;
+    const before =
+      s >= LOOKBACK_BYTES
+        ? work.subarray(s - LOOKBACK_BYTES, s)
+        : Buffer.concat([
+            this.back.subarray(Math.max(0, this.back.length - (LOOKBACK_BYTES - s))),
+            work.subarray(0, s),
+          ]);
+    let end = before.length - 1; // the newline ending the line above
+    for (let back = 1; end > 0 && back <= (wantsOwner ? OWNER_LOOKBACK : LOCATION_LOOKBACK); back++) {
+      const start = before.lastIndexOf(NL, end - 1) + 1;
+      if (start === 0 && before.length === LOOKBACK_BYTES) return; // the line may start further back
+      const text = cleanLine(before.toString('utf8', start, end));
+      if (wantsOwner && start < end && before[start] !== 32 && before[start] !== 9) {
+        c.owner = { line: c.line - back, text };
         return;
       }
-      if (start === 0) return;
-      end = start - 1;
-      lines++;
-    }
-  }
-
-  private ownerOf(
-    work: Buffer,
-    lineStart: number,
-    line: number,
-    firstLine: number,
-  ): NumberedLine | undefined {
-    let end = lineStart - 1;
-    let back = 0;
-    while (end >= 0 && back < OWNER_LOOKBACK) {
-      const start = lastNewline(work, end - 1) + 1;
-      const c = work[start];
-      back++;
-      if (start < end && c !== 32 && c !== 9) {
-        return { line: line - back, text: cleanLine(work.toString('utf8', start, end)) };
+      if (wantsLocation && isLocation(text)) {
+        c.owner = { line: c.line - back, text };
+        return;
       }
-      if (start === 0) break;
       end = start - 1;
     }
-    const prev = this.lastUnindented;
-    if (prev && line - prev.line <= OWNER_LOOKBACK && prev.line < firstLine) return prev;
-    return undefined;
-  }
-
-  /** The nearest location line among the few just above `lineStart`, reaching into earlier chunks. */
-  private locationBefore(work: Buffer, lineStart: number, line: number): NumberedLine | undefined {
-    let end = lineStart - 1;
-    let back = 0;
-    while (end >= 0 && back < LOCATION_LOOKBACK) {
-      const start = lastNewline(work, end - 1) + 1;
-      back++;
-      const text = cleanLine(work.toString('utf8', start, end));
-      if (isLocation(text)) return { line: line - back, text };
-      if (start === 0) break;
-      end = start - 1;
-    }
-    if (end < 0 || back < LOCATION_LOOKBACK) {
-      for (let i = this.recent.length - 1; i >= 0 && back < LOCATION_LOOKBACK; i--) {
-        const r = this.recent[i] as NumberedLine;
-        back = line - r.line;
-        if (back <= LOCATION_LOOKBACK && isLocation(r.text)) return r;
-      }
-    }
-    return undefined;
   }
 
   /** Follows PEM private-key blocks, so that no line of one is ever shown (see keyBlockStep). */
@@ -474,75 +586,44 @@ export class Collector {
     this.keyOpen = step.open;
   }
 
-  /** Keeps the last few lines of a scanned span, for look-backs from the next one. */
-  private keepRecent(work: Buffer, lineAt: (pos: number) => number): void {
-    const lines: NumberedLine[] = [];
-    let end = endOfText(work);
-    while (end >= 0 && lines.length < LOCATION_LOOKBACK) {
-      const start = lastNewline(work, end - 1) + 1;
-      lines.unshift({ line: lineAt(start), text: cleanLine(work.toString('utf8', start, end)) });
-      if (start === 0) break;
-      end = start - 1;
-    }
-    this.recent = [...this.recent, ...lines].slice(-LOCATION_LOOKBACK);
-  }
-
-  /** Scores a line and folds it into its group; returns the group when the line is salient. */
-  private consider(
-    text: string,
-    line: number,
-    work?: Buffer,
-    lineStart = 0,
-    firstLine = line,
-  ): Candidate | undefined {
-    const { kind, score } = scoreLine(text, this.hints);
-    if (score <= 0) return undefined;
-    const hash = fnv1a(diffKey(text));
-    const isNew = this.previous !== undefined && !this.previous.has(hash);
-    if (this.seen.size < MAX_FINGERPRINT) this.seen.add(hash);
-    const key = dedupeKey(text);
-    const group = this.groups.get(key);
-    if (group) {
-      group.count++;
-      group.lastLine = line;
-      if (isNew && !group.isNew) group.isNew = true;
-      return group;
-    }
-    const candidate: Candidate = { line, text, kind, score, count: 1, lastLine: line, attached: [], isNew };
-    if (work) {
-      const owner = /^\s/.test(text)
-        ? /[\\/]|\.\w+:\d/.test(text)
-          ? undefined
-          : this.ownerOf(work, lineStart, line, firstLine)
-        : EXCEPTION_LINE.test(text)
-          ? this.locationBefore(work, lineStart, line)
-          : undefined;
-      if (owner) candidate.owner = owner;
-    }
-    this.groups.set(key, candidate);
-    if (this.groups.size > MAX_GROUPS * 2) this.prune();
-    return candidate;
-  }
-
   /** Keeps the best MAX_GROUPS groups (deterministically: by score, then earliest). */
   private prune(): void {
     const kept = [...this.groups.entries()]
       .sort(([, a], [, b]) => b.score + (b.isNew ? 6 : 0) - (a.score + (a.isNew ? 6 : 0)) || a.line - b.line)
       .slice(0, MAX_GROUPS);
-    this.groups.clear();
-    for (const [k, v] of kept) this.groups.set(k, v);
-    if (this.pending && !this.groups.has(dedupeKey(this.pending.candidate.text))) this.pending = null;
+    this.groups = new Map(kept);
+    if (this.pending && !kept.some(([, c]) => c === this.pending?.candidate)) this.pending = null;
   }
 }
 
-/** Like `String#lastIndexOf('\n', from)` on the latin1 text: a negative `from` looks at 0 only. */
-function lastNewline(buf: Buffer, from: number): number {
-  return buf.lastIndexOf(NL, Math.max(0, from));
+function candidate(
+  text: string,
+  line: number,
+  key: string,
+  kind: LineKind,
+  score: number,
+  weak: boolean,
+  isNew: boolean,
+): Candidate {
+  const c: Candidate = {
+    line,
+    text,
+    kind,
+    score,
+    template: key,
+    count: 1,
+    lastLine: line,
+    attached: [],
+    isNew,
+  };
+  if (weak) c.weak = true;
+  return c;
 }
 
-/** The span's length without its final newline. */
-function endOfText(buf: Buffer): number {
-  return buf.length > 0 && buf[buf.length - 1] === NL ? buf.length - 1 : buf.length;
+/** The offset of the next newline at or after `from`, or the buffer's length. */
+function indexOrEnd(buf: Buffer, from: number): number {
+  const nl = buf.indexOf(NL, from);
+  return nl === -1 ? buf.length : nl;
 }
 
 /** Counts UTF-8 characters (bytes that do not continue a sequence). */

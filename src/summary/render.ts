@@ -7,7 +7,7 @@ import { inertLine, type Shield, shieldFor } from '../shield.js';
 import { estimateTokens } from '../tokens.js';
 import { cleanLines, showControls } from './clean.js';
 import type { Candidate, Collected, NumberedLine } from './collector.js';
-import { dedupeKey } from './salience.js';
+import { scoreLine, shape, template } from './salience.js';
 
 /** Facts about the run that the summary states. */
 export interface RunFacts {
@@ -30,7 +30,7 @@ export interface RenderOptions {
   budget?: number;
   /** Outputs whose cleaned text is at most this long are printed whole (default: the budget). */
   inlineThreshold?: number;
-  /** Share of the head+tail room given to the tail (default 0.7). */
+  /** Weight of the end of the output against its start in choosing lines (default 0.7). */
   tailRatio?: number;
   /** Mask well-known credential formats in what is printed (default true). */
   redact?: boolean;
@@ -75,18 +75,6 @@ function statusPart(facts: RunFacts): string {
   return facts.status ? `${exit} (${showControls(facts.status)})` : exit;
 }
 
-function headerLine(c: Collected, facts: RunFacts): string {
-  const parts = [
-    statusPart(facts),
-    `${formatCount(c.lines)} lines`,
-    formatBytes(c.bytes),
-    `~${formatTokens(estimateTokens(c.bytes))} tokens`,
-    formatDuration(facts.durationMs),
-    `full output: ${showControls(facts.path)}`,
-  ];
-  return `[ctxwrap ${facts.id}] ${parts.join(' · ')}`;
-}
-
 /** Cuts a line to at most `cap` characters, keeping its start and end. */
 export function cutLine(text: string, cap: number): string {
   return text.length <= cap ? text : cutEdges(text, text, text.length, cap);
@@ -112,51 +100,39 @@ function safeSlice(text: string, from: number, to: number): string {
 
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
-/** A head or tail line: its text cut to the line cap, and how to cut it narrower. */
-interface PoolLine extends NumberedLine {
+/** A line of the head or tail window: how to cut it to a width. */
+interface PoolLine {
+  line: number;
   cut: (width: number) => string;
 }
 
-interface Pools {
-  head: PoolLine[];
-  tail: PoolLine[];
-}
-
-function pools(c: Collected, cap: number, shield: Shield): Pools {
-  /** Each known line as a function that cuts its whole text (or its held edges) to a width. */
-  const known = new Map<number, (width: number) => string>();
+/** The lines held whole (head and tail windows, long lines by their edges), by line number. */
+function knownLines(c: Collected, shield: Shield): Map<number, PoolLine> {
+  const known = new Map<number, PoolLine>();
   const headText = c.head.toString('utf8');
   const headLines = cleanLines(headText);
   const endsClean = c.complete || headText.endsWith('\n');
-  const whole = (text: string) => (width: number) => cutLine(text, width);
+  const whole = (line: number, text: string): PoolLine => ({ line, cut: (w) => cutLine(text, w) });
   headLines.forEach((text, i) => {
     const last = i === headLines.length - 1;
-    if (!last || endsClean) known.set(i + 1, whole(shield(i + 1, text)));
+    if (!last || endsClean) known.set(i + 1, whole(i + 1, shield(i + 1, text)));
   });
-  for (const t of c.tail) known.set(t.line, whole(shield(t.line, t.text)));
+  for (const t of c.tail) known.set(t.line, whole(t.line, shield(t.line, t.text)));
   for (const l of c.longLines.values()) {
     const [start, end] = [shield(l.line, l.start), shield(l.line, l.end)];
-    known.set(l.line, (width) => cutEdges(start, end, l.chars, width));
+    known.set(l.line, { line: l.line, cut: (width) => cutEdges(start, end, l.chars, width) });
   }
-  const lineAt = (n: number): PoolLine => {
-    const cut = known.get(n) as (width: number) => string;
-    return { line: n, text: cut(cap), cut };
-  };
-  const head: PoolLine[] = [];
-  for (let n = 1; known.has(n); n++) head.push(lineAt(n));
-  const tail: PoolLine[] = [];
-  for (let n = c.lines; n >= 1 && known.has(n); n--) tail.push(lineAt(n));
-  return { head, tail };
+  return known;
 }
 
 const cost = (text: string) => text.length + 1;
 const gapMarker = (from: number, to: number) =>
   `[ctxwrap: ${formatCount(to - from + 1)} line${to === from ? '' : 's'} omitted, ${from === to ? from : `${from}-${to}`}]`;
-const MARKER_COST = 44;
-
-function rank(c: Candidate): number {
-  return c.score + (c.isNew ? 6 : 0) + (c.count === 1 ? 1 : 0);
-}
+const similarMarker = (n: number, from: number, to: number) =>
+  `[ctxwrap: ${formatCount(n)} similar line${n === 1 ? '' : 's'} omitted, ${from === to ? from : `${from}-${to}`}]`;
+/** What a gap marker costs, about. */
+const MARKER_COST = 40;
+const GAP = /^\[ctxwrap: [\d,]+ lines? omitted/;
 
 interface Entry {
   line: number;
@@ -164,127 +140,296 @@ interface Entry {
   from?: number;
   text: string;
   role: Role;
+  /** New since the previous run: marked `+`. */
+  isNew?: boolean;
 }
 
-function candidateEntries(c: Candidate, cap: number, shield: Shield): Entry[] {
-  const role: Role = c.isNew ? 'new' : 'salient';
-  const num = (l: number) => `${c.isNew && l === c.line ? '+' : ''}${l}: `;
-  const out: Entry[] = [];
-  if (c.owner)
-    out.push({
-      line: c.owner.line,
-      text: `${num(c.owner.line)}${inert(cutLine(shield(c.owner.line, c.owner.text), cap))}`,
-      role: 'salient',
-    });
-  const more = c.count > 1 ? ` [+${formatCount(c.count - 1)} similar, last ${c.lastLine}]` : '';
-  out.push({
-    line: c.line,
-    text: `${num(c.line)}${inert(cutLine(shield(c.line, c.text), cap))}${more}`,
-    role,
-  });
-  for (const a of c.attached)
-    out.push({
-      line: a.line,
-      text: `${num(a.line)}${inert(cutLine(shield(a.line, a.text), cap))}`,
-      role: 'salient',
-    });
-  return out;
+/** What a line costs printed, with the line-number prefix it may get. */
+const entryCost = (e: Entry) => cost(e.text) + (e.role === 'meta' ? 0 : PREFIX_COST);
+const PREFIX_COST = 7;
+
+/** A set of lines that is shown whole or not at all, and what it is worth. */
+interface Unit {
+  entries: Entry[];
+  score: number;
+  /** The line that decides its place among equals. */
+  line: number;
+}
+
+/** What a held line scores on its own (a weak error counts less when the run succeeded). */
+function scoreOf(text: string, success: boolean): number {
+  const s = scoreLine(text);
+  return s.weak && success ? s.score * 0.4 : s.score;
+}
+
+/** How much a line's template says: a template seen once says more than its 447th instance. */
+function rarity(count: number): number {
+  return count <= 1 ? 3 : count <= 3 ? 2 : count <= 20 ? 0.5 : -1;
+}
+
+const NEW_BONUS = 20;
+
+/** Weights of the position signal: the end matters most, then the start. */
+function position(line: number, total: number, tailRatio: number): number {
+  const fromEnd = total - line;
+  const fromStart = line - 1;
+  return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
 }
 
 /**
- * Takes lines from a pool while they fit, folding runs of identical lines into one with a count.
- * A backward pool (the tail, taken from the end) comes out in reverse order.
+ * Chooses what the agent sees, with one budget: every held line (head, tail, salient and new
+ * lines of the middle) competes by what it is worth (salience, how rare its template is, whether
+ * it is new since the last run, its position), runs of one template fold into first and last,
+ * and the best that fit are shown in line order with markers for the gaps.
  */
-function take(pool: PoolLine[], room: number, stopAt: (line: number) => boolean, backward = false) {
-  const entries: Entry[] = [];
-  let used = 0;
-  const at = (k: number) => pool[k] as PoolLine;
-  const runEnd = (i: number, same: (a: NumberedLine, b: NumberedLine) => boolean) => {
-    let j = i;
-    while (j + 1 < pool.length && same(at(j + 1), at(i)) && !stopAt(at(j + 1).line)) j++;
-    return j;
+function select(
+  c: Collected,
+  room: number,
+  cap: number,
+  shield: Shield,
+  options: { tailRatio: number; success: boolean },
+): Entry[] {
+  const known = knownLines(c, shield);
+  const byLine = new Map<number, Candidate>();
+  for (const cand of c.candidates) byLine.set(cand.line, cand);
+  const units: Unit[] = [];
+  const worth = (cand: Candidate) => {
+    const salience = cand.weak && options.success ? cand.score * 0.4 : cand.score;
+    const rare = cand.score > 0 ? rarity(cand.count) * (cand.weak ? 0.5 : 1) : 0;
+    return salience + rare + (cand.isNew ? NEW_BONUS : 0);
   };
-  for (let i = 0; i < pool.length; i++) {
-    const cur = at(i);
-    if (stopAt(cur.line)) break;
-    const text = inert(cur.text);
-    let run: Entry[];
-    let j = runEnd(i, (a, b) => a.text === b.text);
-    // Two equal lines cost less shown than folded; three or more fold into one and a count.
-    if (j > i + 1) {
-      // Identical lines: the line once, and how many times more it came.
-      const [first, last] = [Math.min(cur.line, at(j).line), Math.max(cur.line, at(j).line)];
-      run = [
-        { line: first, text, role: 'output' },
-        {
-          line: last,
-          from: first + 1,
-          text: `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]`,
-          role: 'meta',
-        },
-      ];
-    } else {
-      j = runEnd(i, (a, b) => a.text !== '' && dedupeKey(a.text) === dedupeKey(b.text));
-      if (j - i + 1 >= SIMILAR_RUN) {
-        // Lines alike but for numbers and names: the first and the last of the run stand for it.
-        const ends = [cur, at(j)].sort((a, b) => a.line - b.line) as [PoolLine, PoolLine];
-        run = [
-          { line: ends[0].line, text: inert(ends[0].text), role: 'output' },
+
+  // The held lines, as units; runs of one template (or of plain lines of one shape) fold into
+  // their first and last line.
+  const numbers = [...known.keys()].sort((a, b) => a - b);
+  interface Held {
+    text: string;
+    shape: string;
+    /** The first three words, numbers masked. */
+    shape3: string;
+    template: string;
+    salience: number;
+    isNew: boolean;
+    /** The salient or new line of this number, shown as a unit of its own with its context. */
+    own: boolean;
+  }
+  const groupCount = new Map<string, number>();
+  for (const cand of c.candidates)
+    groupCount.set(cand.template, Math.max(groupCount.get(cand.template) ?? 0, cand.count));
+  const held = new Map<number, Held>();
+  for (const n of numbers) {
+    const text = (known.get(n) as PoolLine).cut(cap);
+    const cand = byLine.get(n);
+    const tpl = cand?.template ?? template(text, true);
+    const sal = cand ? worth(cand) - (cand.isNew ? NEW_BONUS : 0) : scoreOf(text, options.success);
+    const count = groupCount.get(tpl) ?? 1;
+    held.set(n, {
+      text,
+      shape: shape(text),
+      shape3: shape(text, 3),
+      template: tpl,
+      // Another instance of a template the middle shows already says little.
+      salience: cand || sal <= 0 ? sal : sal + rarity(count) - (count > 1 ? 2 : 0),
+      isNew: c.newLines.has(n) || cand?.isNew === true,
+      own: cand !== undefined && (cand.score > 0 || cand.isNew),
+    });
+  }
+  const at = (k: number) => held.get(numbers[k] as number) as Held;
+  // Lines near the ends are worth showing one by one: they never fold.
+  const foldable = (k: number) => {
+    const h = at(k);
+    return (
+      !h.own && !h.isNew && h.text !== '' && position(numbers[k] as number, c.lines, options.tailRatio) <= 1
+    );
+  };
+  const alike = (a: Held, b: Held) =>
+    a.text === b.text ||
+    (a.salience > 0 ? template(a.text) === template(b.text) : b.salience <= 0 && a.shape === b.shape);
+  for (let i = 0; i < numbers.length; i++) {
+    const n = numbers[i] as number;
+    const h = at(i);
+    if (h.own) continue;
+    let j = i;
+    // Identical lines fold anywhere; lines alike only away from the ends.
+    const same = (k: number) => !at(k).own && !at(k).isNew && at(k).text === h.text;
+    while (!h.isNew && j + 1 < numbers.length && numbers[j + 1] === (numbers[j] as number) + 1 && same(j + 1))
+      j++;
+    if (j - i < 2) j = i;
+    if (j === i && foldable(i)) {
+      while (
+        j + 1 < numbers.length &&
+        numbers[j + 1] === (numbers[j] as number) + 1 &&
+        foldable(j + 1) &&
+        alike(h, at(j + 1))
+      )
+        j++;
+      // In a run where most lines share their third word too, a line that does not says
+      // something (`[ 77%] Linking C shared library` among `[ 76%] Building C object`): the run
+      // stops before it.
+      const third = new Map<string, number>();
+      for (let k = i; k <= j; k++) third.set(at(k).shape3, (third.get(at(k).shape3) ?? 0) + 1);
+      const top = Math.max(...third.values());
+      if (j - i >= 3 && top * 2 >= j - i + 1)
+        for (let k = i + 1; k <= j; k++)
+          if ((third.get(at(k).shape3) ?? 0) <= 2) {
+            j = k - 1;
+            at(k).salience += 1.5;
+            break;
+          }
+    }
+    const last = numbers[j] as number;
+    const best = Math.max(...numbers.slice(i, j + 1).map((k) => (held.get(k) as Held).salience), 0);
+    const pos = Math.max(position(n, c.lines, options.tailRatio), position(last, c.lines, options.tailRatio));
+    if (j - i >= 2 && numbers.slice(i, j + 1).every((k) => (held.get(k) as Held).text === h.text)) {
+      units.push({
+        line: last,
+        score: pos + best,
+        entries: [
+          { line: n, text: inert(h.text), role: best > 0 ? 'salient' : 'output' },
           {
-            line: ends[1].line - 1,
-            from: ends[0].line + 1,
-            text: similarMarker(j - i - 1, ends[0].line + 1, ends[1].line - 1),
+            line: last,
+            from: n + 1,
+            text: `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]`,
             role: 'meta',
           },
-          { line: ends[1].line, text: inert(ends[1].text), role: 'output' },
-        ];
-      } else {
-        j = i;
-        run = [{ line: cur.line, text, role: 'output' }];
-      }
+        ],
+      });
+      i = j;
+      continue;
     }
-    let need = run.reduce((n, e) => n + cost(e.text), 0);
-    if (used + need > room) {
-      // The first line of the head is worth a cut version rather than nothing.
-      const fit = room - used - 1;
-      if (entries.length > 0 || run.length !== 1 || fit < 60) break;
-      // Cut from the whole line, not from its already cut text; the escape may take one more.
-      const text = inert(cur.cut(fit)).length <= fit ? inert(cur.cut(fit)) : inert(cur.cut(fit - 1));
-      run = [{ ...(run[0] as Entry), text }];
-      need = fit + 1;
+    if (j - i >= 3) {
+      units.push({
+        line: last,
+        score: pos + best,
+        entries: [
+          { line: n, text: inert(h.text), role: best > 0 ? 'salient' : 'output' },
+          { line: last - 1, from: n + 1, text: similarMarker(j - i - 1, n + 1, last - 1), role: 'meta' },
+          { line: last, text: inert(at(j).text), role: best > 0 ? 'salient' : 'output' },
+        ],
+      });
+      i = j;
+      continue;
     }
-    entries.push(...(backward ? run.reverse() : run));
-    used += need;
-    i = j;
+    const role: Role = h.isNew ? 'new' : h.salience > 0 ? 'salient' : 'output';
+    // An empty line away from the ends says nothing.
+    if (h.text.trim() === '' && !h.isNew && position(n, c.lines, options.tailRatio) <= 1) continue;
+    units.push({
+      line: n,
+      score: position(n, c.lines, options.tailRatio) + h.salience + (h.isNew ? NEW_BONUS : 0),
+      entries: [{ line: n, text: inert(h.text), role, ...(h.isNew ? { isNew: true } : {}) }],
+    });
   }
-  return { entries, used };
+
+  // Salient and new lines of the middle, with their context.
+  for (const cand of c.candidates) {
+    const line = (l: NumberedLine, role: Role, isNew = false): Entry => ({
+      line: l.line,
+      text: inert(held.get(l.line)?.text ?? cutLine(shield(l.line, l.text), cap)),
+      role,
+      ...(isNew ? { isNew } : {}),
+    });
+    const entries: Entry[] = [];
+    if (cand.owner) entries.push(line(cand.owner, 'salient'));
+    const main = line(cand, cand.isNew ? 'new' : 'salient', cand.isNew);
+    if (cand.count > 1) main.text += ` [+${formatCount(cand.count - 1)} similar, last ${cand.lastLine}]`;
+    entries.push(main);
+    for (const a of cand.attached) entries.push(line(a, 'salient'));
+    // Among equals, the one that costs less: context is worth less than the line it explains.
+    const length = entries.reduce((n, e) => n + entryCost(e), 0);
+    units.push({
+      line: cand.line,
+      score: worth(cand) + position(cand.line, c.lines, options.tailRatio) - length / 400,
+      entries,
+    });
+  }
+
+  units.sort((a, b) => b.score - a.score || b.line - a.line);
+  const chosen: Unit[] = [];
+  const shown = new Set<number>();
+  let used = 0;
+  for (const unit of units) {
+    const fresh = unit.entries.filter((e) => !shown.has(e.line));
+    if (fresh.length === 0) continue;
+    const first = fresh[0] as Entry;
+    const adjacent = shown.has((first.from ?? first.line) - 1);
+    const need = fresh.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
+    const candidate = { ...unit, entries: fresh };
+    // Near the limit the estimate is not enough: measure the text it would give.
+    if (used + need > room - 2 * MARKER_COST && size(assemble([...chosen, candidate], c.lines)) > room)
+      continue;
+    chosen.push(candidate);
+    for (const e of fresh) for (let l = e.from ?? e.line; l <= e.line; l++) shown.add(l);
+    used += need;
+  }
+  // Markers were estimated: give back the least worth until the exact text fits.
+  let entries = assemble(chosen, c.lines);
+  while (size(entries) > room && chosen.length > 0) {
+    chosen.pop();
+    entries = assemble(chosen, c.lines);
+  }
+  return entries;
 }
 
-/** A run of at least this many lines alike but for numbers is shown by its first and last. */
-const SIMILAR_RUN = 5;
-const similarMarker = (n: number, from: number, to: number) =>
-  `[ctxwrap: ${formatCount(n)} similar line${n === 1 ? '' : 's'} omitted, ${from === to ? from : `${from}-${to}`}]`;
-
-function assemble(
-  header: SummaryLine[],
-  head: Entry[],
-  middle: Entry[],
-  tail: Entry[],
-  total: number,
-): SummaryLine[] {
-  const out = [...header];
-  const body = [...head, ...middle.sort((a, b) => a.line - b.line), ...tail];
+/**
+ * The chosen units in line order, with a marker for every gap. Lines after the first gap and
+ * before the last one carry their line number (`+` before it for a new line); the unbroken start
+ * and end need none (the markers give the numbers). A new line there is marked `+` alone.
+ */
+function assemble(units: Unit[], total: number): Entry[] {
+  const body = units
+    .flatMap((u) => u.entries)
+    .sort((a, b) => (a.from ?? a.line) - (b.from ?? b.line) || a.line - b.line);
+  const out: Entry[] = [];
   let last = 0;
   for (const e of body) {
-    if ((e.from ?? e.line) > last + 1) out.push(meta(gapMarker(last + 1, (e.from ?? e.line) - 1)));
-    out.push(e.role === 'meta' ? meta(e.text) : { role: e.role, text: e.text, line: e.line });
-    last = Math.max(last, e.line);
+    if (e.line <= last) continue;
+    const from = e.from ?? e.line;
+    if (from > last + 1)
+      out.push({ line: from - 1, from: last + 1, text: gapMarker(last + 1, from - 1), role: 'meta' });
+    out.push(e);
+    last = e.line;
   }
-  if (last < total) out.push(meta(gapMarker(last + 1, total)));
-  return out;
+  if (last < total) out.push({ line: total, from: last + 1, text: gapMarker(last + 1, total), role: 'meta' });
+  const isGap = (e: Entry) => e.role === 'meta' && GAP.test(e.text);
+  const firstGap = out.findIndex(isGap);
+  const lastGap = out.findLastIndex(isGap);
+  return out.map((e, i) => {
+    if (e.role === 'meta') return e;
+    const numbered = firstGap !== -1 && i > firstGap && i < lastGap;
+    const mark = e.isNew ? '+' : '';
+    return numbered
+      ? { ...e, text: `${mark}${e.line}: ${e.text}` }
+      : mark
+        ? { ...e, text: `${mark}${e.text}` }
+        : e;
+  });
 }
 
-const size = (lines: SummaryLine[]) => lines.reduce((n, l) => n + cost(l.text), 0);
+const size = (lines: { text: string }[]) => lines.reduce((n, l) => n + cost(l.text), 0);
+
+/** The header line, shortened until it leaves room for the output under a small budget. */
+function headerLine(c: Collected, facts: RunFacts, budget: number): string {
+  const lines = `${formatCount(c.lines)} line${c.lines === 1 ? '' : 's'}`;
+  const path = `full output: ${showControls(facts.path)}`;
+  const variants = [
+    [
+      statusPart(facts),
+      lines,
+      formatBytes(c.bytes),
+      `~${formatTokens(estimateTokens(c.bytes))} tokens`,
+      formatDuration(facts.durationMs),
+      path,
+    ],
+    [statusPart(facts), lines, formatBytes(c.bytes), formatDuration(facts.durationMs), path],
+    [statusPart(facts), lines, formatBytes(c.bytes), `ctxwrap read ${facts.id}`],
+    [statusPart(facts), lines],
+  ];
+  for (const parts of variants) {
+    const text = `[ctxwrap ${facts.id}] ${parts.join(' · ')}`;
+    if (text.length <= budget * 0.45) return text;
+  }
+  return cutLine(`[ctxwrap ${facts.id}] ${statusPart(facts)}`, Math.floor(budget * 0.45));
+}
 
 /** Builds the summary model of a collected output. */
 export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptions = {}): Summary {
@@ -295,14 +440,9 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   const shield = shieldFor(c.keyRanges, options.redact ?? true);
   if (c.binary) {
     const type = c.binaryType ? `${c.binaryType}, ` : '';
-    return {
-      kind: 'binary',
-      lines: [
-        meta(
-          `[ctxwrap ${facts.id}] ${statusPart(facts)} · binary output (${type}${formatBytes(c.bytes)}) not shown · ${formatDuration(facts.durationMs)} · full output: ${showControls(facts.path)}`,
-        ),
-      ],
-    };
+    const full = `[ctxwrap ${facts.id}] ${statusPart(facts)} · binary output (${type}${formatBytes(c.bytes)}) not shown · ${formatDuration(facts.durationMs)} · full output: ${showControls(facts.path)}`;
+    const short = `[ctxwrap ${facts.id}] ${statusPart(facts)} · binary output (${formatBytes(c.bytes)}) not shown`;
+    return { kind: 'binary', lines: [meta(full.length < budget ? full : cutLine(short, budget - 1))] };
   }
 
   if (c.complete) {
@@ -327,68 +467,21 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   }
 
   const cap = Math.max(80, Math.floor(budget * 0.16));
-  const header: SummaryLine[] = [meta(headerLine(c, facts))];
-  if (facts.previousId && c.gone !== undefined) {
-    const added = c.candidates.filter((x) => x.isNew).length;
-    header.push(meta(`[ctxwrap: vs ${facts.previousId}: ${added} new (marked +), ${c.gone} gone]`));
+  const header: SummaryLine[] = [meta(headerLine(c, facts, budget))];
+  if (facts.previousId && c.compared) {
+    const vs = c.compared.related
+      ? `[ctxwrap: vs ${facts.previousId}, the previous run of this command here: ${formatCount(c.compared.fresh)} new line${c.compared.fresh === 1 ? '' : 's'} (marked +), ${formatCount(c.compared.gone)} salient gone]`
+      : `[ctxwrap: the previous run ${facts.previousId} has too little in common to compare with]`;
+    if (size(header) + cost(vs) <= budget * 0.6) header.push(meta(vs));
   }
   const room = budget - size(header);
-  const { head: headPool, tail: tailPool } = pools(c, cap, shield);
-  const ranked = [...c.candidates].sort((a, b) => rank(b) - rank(a) || a.line - b.line);
-
-  const salientRoom = ranked.length > 0 ? Math.floor(room * 0.5) : 0;
-  const edgeRoom = room - salientRoom;
-  const headRoom = Math.floor(edgeRoom * (1 - tailRatio));
-  const head = take(headPool, headRoom, () => false);
-  const lastHead = head.entries.length ? (head.entries[head.entries.length - 1] as Entry).line : 0;
-  const takeTail = (limit: number) => {
-    const t = take(tailPool, limit, (l) => l <= lastHead, true);
-    t.entries.reverse();
-    return t;
-  };
-  let tail = takeTail(edgeRoom - head.used);
-  const firstTail = () => (tail.entries.length ? Math.min(...tail.entries.map((e) => e.line)) : c.lines + 1);
-
-  const middle: Entry[] = [];
-  let used = 0;
-  const chosen: Candidate[] = [];
-  const pick = (limit: number, tailStart: number) => {
-    for (const cand of ranked) {
-      if (chosen.includes(cand) || cand.line <= lastHead || cand.line >= tailStart) continue;
-      const entries = candidateEntries(cand, cap, shield).filter(
-        (e) => e.line > lastHead && e.line < tailStart,
-      );
-      const need = entries.reduce((n, e) => n + cost(e.text), 0) + MARKER_COST;
-      if (used + need > limit) continue;
-      chosen.push(cand);
-      middle.push(...entries.filter((e) => !middle.some((m) => m.line === e.line)));
-      used += need;
-    }
-  };
-  pick(salientRoom, firstTail());
-  // Room the middle did not need goes to the tail.
-  tail = takeTail(edgeRoom - head.used + (salientRoom - used));
-  const tailStart = firstTail();
-  for (let i = middle.length - 1; i >= 0; i--)
-    if ((middle[i] as Entry).line >= tailStart) middle.splice(i, 1);
-
-  let lines = assemble(header, head.entries, middle, tail.entries, c.lines);
-  // Markers are estimated above; when the estimate was short, give back edge lines first (the
-  // middle's salient lines are the reason a summary exists), then salient lines, least ranked first.
-  const outputCount = (entries: Entry[]) => entries.filter((e) => e.role === 'output').length;
-  while (size(lines) > budget) {
-    if (outputCount(tail.entries) > 5) tail.entries.shift();
-    else if (outputCount(head.entries) > 3) head.entries.pop();
-    else if (chosen.length > 0) {
-      const worst = chosen.pop() as Candidate;
-      const drop = new Set(candidateEntries(worst, cap, shield).map((e) => e.line));
-      for (let i = middle.length - 1; i >= 0; i--)
-        if (drop.has((middle[i] as Entry).line)) middle.splice(i, 1);
-    } else if (tail.entries.length > 0) tail.entries.shift();
-    else if (head.entries.length > 0) head.entries.pop();
-    else break;
-    lines = assemble(header, head.entries, middle, tail.entries, c.lines);
-  }
+  const entries = select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
+    tailRatio,
+    success: facts.exitCode === 0,
+  });
+  const lines: SummaryLine[] = [...header];
+  for (const e of entries)
+    lines.push(e.role === 'meta' ? meta(e.text) : { role: e.role, text: e.text, line: e.line });
   return { kind: 'summary', lines };
 }
 

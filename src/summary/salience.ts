@@ -9,16 +9,18 @@ export type LineKind = 'error' | 'count' | 'warning' | 'hint' | 'plain';
 export interface Salience {
   kind: LineKind;
   score: number;
+  /** An error word inside a line that does not read as an error: worth less when the run succeeded. */
+  weak?: boolean;
 }
 
 /**
- * A cheap first pass run over whole chunks, lower-cased and decoded as latin1 (so byte offsets
- * equal string offsets): only lines containing one of these are scored. Every pattern below that
- * can make a line salient must be reachable through one of them. Each is a regex source that
- * starts with a literal lower-case letter, so that they can be grouped by first letter (a
- * factored alternation runs several times faster than a flat one).
+ * The cheap first pass, run once over each decoded chunk (latin1, lower-cased, so that byte
+ * offsets equal string offsets): only lines holding one of these are examined further. Every
+ * pattern below that can make a line salient must be reachable through one of them. Each is a
+ * regex source starting with a literal lower-case letter, grouped by first letter in the guard
+ * (a factored alternation runs several times faster than a flat one).
  */
-export const PREFILTER_WORDS = [
+export const GUARD_WORDS = [
   'err',
   'fail',
   'warn',
@@ -59,91 +61,82 @@ export const PREFILTER_WORDS = [
   'violation',
   'deprecated',
   'not ok',
-];
-
-/** Symbols that mark failures, as their UTF-8 bytes read as latin1 and lower-cased: ✖ ✗ ✘ ×. */
-const PREFILTER_SYMBOLS = [
-  '\\u00e2\\u009c[\\u0096\\u0097\\u0098]',
-  '\\u00e3\\u0097',
-  '\\be\\d{3,5}\\b',
-  // PEM private-key markers, so that a key's lines are never shown (see KEY_MARKER).
-  '-----(?:begin|end) [a-z0-9 ]*private key',
+  'upgraded',
+  'newly installed',
+  'added \\d',
+  'removed \\d',
+  'found \\d',
+  'expected',
+  'received',
+  'caused by',
+  'vulnerab',
+  'ran \\d',
+  'leak',
+  'heap',
+  'compiled',
+  'built in',
+  'done in',
+  'finished',
+  'total',
 ];
 
 /**
- * Short strings that every match of the prefilter contains (as lower-cased latin1), for the
- * SIMD filter in fingerprint-filter.ts: each is a list of positions, each position the characters
- * allowed there. For the words it is their literal start (up to 4 characters); the symbols are
- * listed by hand, in the order of PREFILTER_SYMBOLS, and must be kept in step with them.
+ * Symbols and line starts, as their UTF-8 bytes read as latin1 and lower-cased: ✕ ✖ ✗ ✘ (U+2715-8),
+ * × (U+00D7), ● (U+25CF), pytest's `E   ` detail lines, `--- FAIL`, make's `***`, sanitizer
+ * `==123==` reports, and PEM private-key markers (so that a key's lines are never shown).
  */
-const DIGITS = '0123456789';
-const SYMBOL_FINGERPRINTS: readonly (readonly string[])[] = [
-  ['\u00e2', '\u009c', '\u0096\u0097\u0098'],
-  ['\u00e3', '\u0097'],
-  ['e', DIGITS, DIGITS, DIGITS],
-  [...'-beg'],
-  [...'-end'],
+const GUARD_SYMBOLS = [
+  '\\u00e2\\u009c[\\u0095-\\u0098]',
+  '\\u00e3\\u0097',
+  '\\u00e2\\u0097\\u008f',
+  '^e {2,}\\S',
+  '^--- ',
+  '\\*\\*\\*',
+  '^==\\d+==',
+  '\\be\\d{3,5}\\b',
+  '-----(?:begin|end) [a-z0-9 ]*private key',
 ];
-
-/** The literal start of a regex source, up to `max` characters ('tests?[: ]' → 'tes'). */
-function literalStart(source: string, max: number): string {
-  let out = '';
-  for (const c of source) {
-    if ('?*{'.includes(c)) return out.slice(0, -1).slice(0, max);
-    if ('\\[](){}+|.^$'.includes(c)) break;
-    out += c;
-  }
-  return out.slice(0, max);
-}
-
-/** Fingerprints of `buildPrefilter(extra)`: every line it matches contains one of them. */
-export function prefilterFingerprints(extra: readonly string[] = []): string[][] {
-  return [
-    ...PREFILTER_WORDS.map((w) => [...literalStart(w, 4)]),
-    ...extra.map((w) => [...w.toLowerCase().slice(0, 4)]),
-    ...SYMBOL_FINGERPRINTS.map((f) => [...f]),
-  ];
-}
 
 /** A PEM private-key BEGIN or END marker. */
 export const KEY_MARKER = /-----(BEGIN|END) [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
 
 const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Builds the prefilter for lower-cased latin1 text; `extra` are literal words (command hints). */
-export function buildPrefilter(extra: readonly string[] = []): RegExp {
+/** Builds the guard for lower-cased latin1 text; `extra` are literal words (command hints). */
+export function buildGuard(extra: readonly string[] = []): RegExp {
   const groups = new Map<string, string[]>();
-  const loose: string[] = [];
-  for (const word of [...PREFILTER_WORDS, ...extra.map((w) => escapeRe(w.toLowerCase()))]) {
+  for (const word of [...GUARD_WORDS, ...extra.map((w) => escapeRe(w.toLowerCase()))]) {
     const first = word[0] as string;
-    if (!/[a-z0-9]/.test(first)) {
-      loose.push(word);
-      continue;
-    }
+    if (!/[a-z0-9]/.test(first)) continue;
     groups.set(first, [...(groups.get(first) ?? []), word.slice(1)]);
   }
   const parts = [...groups].map(([first, rests]) =>
     rests.length === 1 ? `${first}${rests[0]}` : `${first}(?:${rests.join('|')})`,
   );
-  return new RegExp([...parts, ...loose, ...PREFILTER_SYMBOLS].join('|'), 'g');
+  const loose = extra.filter((w) => !/^[a-z0-9]/i.test(w)).map((w) => escapeRe(w.toLowerCase()));
+  return new RegExp([...parts, ...loose, ...GUARD_SYMBOLS].join('|'), 'gm');
 }
 
 const STRONG_ERROR_START =
-  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|npm (?:ERR!|error)|✖|✗|×|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked)/;
+  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
 const LOCATED_ERROR =
-  /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b)/i;
-// Not after `-`, `/` or `.`: compiler flags (-Wfatal-errors, -Werror) and file names (errors.c).
+  /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal|runtime error)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b|^\s*(?:\[ERROR\]\s*)?[\w./\\-]+\.\w+:\[\d+,\d+\] )/i;
+// Whole words only: not after or before `-`, `/`, `.` or `_` (compiler flags -Wfatal-errors,
+// file names errors.c, package names liberror-perl, identifiers on_error).
 const ERROR_WORD =
-  /(?<![-/.])\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined reference|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|timeout|invalid|missing|incomplete|violation|definitely lost|leak)\b|✖|✗/i;
+  /(?<![-/._])\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined reference|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|invalid|missing|violation|definitely lost|leak(?:ed|s)?)\b(?![-/._]\w)|✖|✗|✘|✕/i;
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
-const WARNING_WORD = /(?<![-/.])\bwarn(?:ing|ings)?\b|\bdeprecated\b/i;
+const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\b/i;
 const COUNT_LINE =
-  /(?<![\d:.,]\s*)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?)\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d/i;
+  /(?<![\d:.,]\s*)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites) \d/i;
 const FAILING_COUNT =
-  /[1-9][\d,]*\s+(?:errors?|failed|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed/i;
+  /[1-9][\d,]*\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail [1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
-  /(?:^|[^\d,])0\s+(?:errors?|failed|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|\bno (?:errors?|failures?|problems?)\b/i;
+  /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^# fail 0\b|\bno (?:errors?|failures?|problems?)\b/i;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
+/** Details that explain a failure: an assertion's expected and received values. */
+const DETAIL =
+  /^\s*(?:Expected|Received|expected|actual|Actual)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
 const LOCATION =
   /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|"?, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
 
@@ -154,12 +147,16 @@ export function isLocation(line: string): boolean {
 
 /**
  * Scores one cleaned line. `hints` are lower-cased words from the command line; a line naming
- * one of them is worth showing even when it is not an error.
+ * one of them is worth showing even when it is not an error. A weak error (an error word in a
+ * line that does not start like an error) is `weak`, so that a listing naming liberror-perl's
+ * "error/exception handling" in a package description does not pass for a failure.
  */
 export function scoreLine(line: string, hints: readonly string[] = []): Salience {
-  if (line.length === 0) return { kind: 'plain', score: 0 };
+  // Empty, or a level tag alone (`[ERROR] `): nothing to read.
+  if (line.length === 0 || /^\s*(?:\[\w+\]\s*)?$/.test(line)) return { kind: 'plain', score: 0 };
   let kind: LineKind = 'plain';
   let score = 0;
+  let weak = false;
   const strong = STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line);
   if (strong) {
     kind = 'error';
@@ -168,6 +165,10 @@ export function scoreLine(line: string, hints: readonly string[] = []): Salience
     kind = 'warning';
     score = 4;
   } else if (ERROR_WORD.test(line)) {
+    kind = 'error';
+    score = 4;
+    weak = true;
+  } else if (DETAIL.test(line)) {
     kind = 'error';
     score = 6;
   } else if (WARNING_WORD.test(line)) {
@@ -179,7 +180,8 @@ export function scoreLine(line: string, hints: readonly string[] = []): Salience
     const zero = !failing && ZERO_COUNT.test(line);
     if (zero && kind === 'error' && !strong) score = 0;
     kind = 'count';
-    score = Math.max(score, failing ? 13 : zero ? 5 : 9);
+    weak = false;
+    score = Math.max(score, failing ? 13 : zero ? 6 : 10);
   }
   if (hints.length > 0) {
     const lower = line.toLowerCase();
@@ -189,7 +191,7 @@ export function scoreLine(line: string, hints: readonly string[] = []): Salience
     }
   }
   if (score > 0 && NOISE_START.test(line)) score = Math.max(1, score - 8);
-  return { kind, score };
+  return weak ? { kind, score, weak } : { kind, score };
 }
 
 const STOP_HINTS = new Set([
@@ -237,15 +239,30 @@ export function hintWords(command: readonly string[]): string[] {
 }
 
 /**
- * The key under which near-identical lines are counted as one: locations, numbers, hex and
- * durations are normalised away, quoted names are kept.
+ * A line's template: the line with numbers, hex, paths, quoted names and durations masked, so
+ * that `src/a.c:12: warning: unused variable 'x'` and `src/b.c:40: warning: unused variable 'y'`
+ * are one template. Lines of one template are counted as one; a template seen once is news.
+ * `keepQuoted` keeps quoted names (numbers in them masked): the finer key salient lines are
+ * grouped by, so that `Argument of type 'number'` stands apart from 27 `Argument of type 'string'`.
  */
-export function dedupeKey(line: string): string {
+export function template(line: string, keepQuoted = false): string {
   return line
     .trim()
-    .replace(/[\w./\\@-]*[/\\][\w./\\@-]*/g, '<path>')
-    .replace(/\b0x[0-9a-f]+\b/gi, '<hex>')
-    .replace(/\b[0-9a-f]{7,}\b/gi, '<hex>')
-    .replace(/\d+(?:[.,:]\d+)*/g, '#')
+    .replace(/'[^']*'|"[^"]*"|`[^`]*`|‘[^’]*’|“[^”]*”/g, (q) => (keepQuoted ? q.replace(/\d+/g, '#') : 'Q'))
+    .replace(/[\w.\\@+-]*[/\\][\w./\\@+-]*/g, 'P')
+    .replace(/[\w.+-]+\.[A-Za-z]\w{0,5}(?=[:(]\d)/g, 'P')
+    .replace(/\b0x[0-9a-f]+\b/gi, 'H')
+    .replace(/\b(?=[a-f]*\d)[0-9a-f]{7,}\b/gi, 'H')
+    .replace(/(?<![A-Z\d])\d+(?:[.,:]\d+)*/g, '#')
     .replace(/\s+/g, ' ');
+}
+
+/**
+ * A looser key for folding runs of similar lines: the indentation and the first two words with
+ * numbers masked (`Setting up libfoo (1.2)` and `Setting up libbar (3.4)` are one run).
+ */
+export function shape(line: string, words = 2): string {
+  const indent = /^\s*/.exec(line)?.[0].length ?? 0;
+  const parts = line.slice(indent).split(/\s+/, words);
+  return `${indent}|${parts.map((w) => w.replace(/\d+/g, '#').replace(/[/\\].*/, 'P')).join('|')}`;
 }

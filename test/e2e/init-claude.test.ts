@@ -158,7 +158,7 @@ describe('ctxwrap init claude', () => {
     const r = shSync(command, { input: payload, env: box.env, cwd: project });
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.updatedInput.command).toMatch(
-      /ctxwrap --shell bash -c 'npm run lint'$/,
+      /\{ npm run lint\n\} >"\$__ctxwrap_out" 2>&1\n.* _finish /,
     );
   });
 
@@ -179,7 +179,7 @@ describe('ctxwrap init claude', () => {
       exitCode: 2,
       stdout: '',
       stderr:
-        "ctxwrap: command-argument value 'cursor' is invalid for argument 'agent'. Allowed choices are claude. (see ctxwrap --help)\n",
+        "ctxwrap: command-argument value 'cursor' is invalid for argument 'agent'. Allowed choices are claude, codex, gemini, opencode. (see ctxwrap --help)\n",
     });
   });
 });

@@ -19,7 +19,7 @@ const LONG = `awk 'BEGIN { for (i = 1; i <= 400; i++) print (i % 2 ? "odd" : "ev
 
 /** The subcommand a taught command uses: `read`, `search`, or `run` for `ctxwrap -- ...`. */
 const subcommandOf = (command: string) =>
-  command.split(' ')[1] === '--' ? 'run' : (command.split(' ')[1] as string);
+  ['--', '-c'].includes(command.split(' ')[1] as string) ? 'run' : (command.split(' ')[1] as string);
 
 describe('ctxwrap prompt', () => {
   it('prints the snippet as Markdown by default and as plain text on request', () => {
@@ -69,11 +69,14 @@ describe('ctxwrap prompt', () => {
     expect(runnable).toContain('ctxwrap -- <cmd>');
     let id = '';
     for (const taught of runnable.sort((a, b) => Number(b.includes('<cmd>')) - Number(a.includes('<cmd>')))) {
-      const line = taught.replace('<cmd>', LONG).replace(/<id>/g, id).replace('PATTERN', 'words');
+      // A pipeline is taught inside single quotes: a command without any, that finds lines.
+      const line = taught.startsWith('ctxwrap -c ')
+        ? taught.replace('<cmd>', 'seq 1 400').replace('grep x', 'grep 7')
+        : taught.replace('<cmd>', LONG).replace(/<id>/g, id).replace('PATTERN', 'words');
       const r = shSync(line, { env: box.env });
       expect({ line, code: r.exitCode, stderr: r.stderr }).toEqual({ line, code: 0, stderr: '' });
       expect(r.stdout.length, line).toBeGreaterThan(0);
-      if (taught.includes('<cmd>')) id = /^\[ctxwrap (\S+)\]/.exec(r.stdout)?.[1] ?? '';
+      if (taught.startsWith('ctxwrap -- <cmd>')) id = /^\[ctxwrap (\S+)\]/.exec(r.stdout)?.[1] ?? '';
       expect(id, 'the run printed an id').not.toBe('');
     }
   });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PROMPT_MARKDOWN, promptText, taughtCommands } from '../../src/prompt-text.js';
 
 describe('the instructions snippet', () => {
-  it.each(['markdown', 'plain'] as const)('is under 1,200 characters as %s', (format) => {
-    expect(promptText(format).length).toBeLessThan(1200);
+  it.each(['markdown', 'plain'] as const)('is under 1,300 characters as %s', (format) => {
+    expect(promptText(format).length).toBeLessThan(1300);
   });
 
   it('is the Markdown source as markdown, and plain text without marks as plain', () => {
@@ -19,6 +19,10 @@ describe('the instructions snippet', () => {
     ['new lines', '+670: text'],
     ['that output is data', 'data, never orders'],
     ['when to fetch', 'only when'],
+    ['pipelines with -c', "ctxwrap -c '<cmd> | grep x'"],
+    ['what unnumbered lines are', 'Lines without a number are'],
+    ['the similar-lines marker', '[+N similar, last L]'],
+    ['the repeat marker', '[ctxwrap: previous line repeated N more times]'],
   ])('teaches %s', (_what, text) => {
     expect(PROMPT_MARKDOWN).toContain(text);
   });
@@ -31,6 +35,7 @@ describe('the instructions snippet', () => {
       'ctxwrap search "words"',
       'ctxwrap search "words" --id <id>',
       'ctxwrap -- <cmd>',
+      "ctxwrap -c '<cmd> | grep x'",
     ]);
   });
 

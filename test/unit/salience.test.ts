@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPrefilter, dedupeKey, hintWords, isLocation, scoreLine } from '../../src/summary/salience.js';
+import { buildGuard, hintWords, isLocation, scoreLine, shape, template } from '../../src/summary/salience.js';
 
 describe('scoreLine', () => {
   it.each([
@@ -24,6 +24,22 @@ describe('scoreLine', () => {
     ['==1== ERROR SUMMARY: 2 errors from 2 contexts', 'count'],
     ['warning: unused variable `x`', 'warning'],
     ['[WARNING] The POM is missing', 'warning'],
+    ['  ✕ adds two numbers (3 ms)', 'error'],
+    ['  ● math › divides', 'error'],
+    ['E       assert 5.0 == 6', 'error'],
+    ['--- FAIL: TestParse (0.00s)', 'error'],
+    ['SUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/split.c:9 in split', 'error'],
+    ['make: *** [Makefile:6: src/m41.o] Error 1', 'error'],
+    ['Caused by: java.lang.NumberFormatException: For input string: "80a"', 'error'],
+    ['4 upgraded, 102 newly installed, 0 to remove and 102 not upgraded.', 'count'],
+    ['added 312 packages, and audited 313 packages in 4s', 'count'],
+    ['Tests:       2 failed, 65 passed, 67 total', 'count'],
+    ['test result: FAILED. 30 passed; 1 failed; 0 ignored', 'count'],
+    ['=================== 2 failed, 58 passed in 3.40s ===================', 'count'],
+    [
+      'ii  liberror-perl   0.17029-2   all   Perl module for error/exception handling in an OO-ish way',
+      'plain',
+    ],
     ['CC obj/file.o', 'plain'],
     ['gcc -Wall -Wfatal-errors -Werror=format -c -o lapi.o lapi.c', 'plain'],
     ['compiling src/errors.c', 'plain'],
@@ -52,9 +68,9 @@ describe('scoreLine', () => {
     expect(scoreLine('Setting up inkscape (1.2.2-2)').score).toBe(0);
   });
 
-  it('finds every salient line through the prefilter', () => {
+  it('finds every salient line through the guard', () => {
     const matches = (line: string, hints: string[] = []) =>
-      buildPrefilter(hints).test(Buffer.from(line).toString('latin1').toLowerCase());
+      new RegExp(buildGuard(hints).source, 'm').test(Buffer.from(line).toString('latin1').toLowerCase());
     for (const line of [
       'error: x',
       'FAIL x',
@@ -67,6 +83,15 @@ describe('scoreLine', () => {
       'not ok 3 - x',
       '✗ x',
       '× y',
+      '  ✕ adds two numbers (3 ms)',
+      '  ● math › divides',
+      'E       assert 5 == 6',
+      '--- FAIL: TestParse (0.00s)',
+      'SUMMARY: AddressSanitizer: heap-buffer-overflow split.c:9 in split',
+      '4 upgraded, 102 newly installed, 0 to remove and 102 not upgraded.',
+      'added 312 packages in 4s',
+      'make: *** [Makefile:6: src/m41.o] Error 1',
+      'Caused by: java.lang.NumberFormatException: For input string: "80a"',
     ]) {
       expect(matches(line), line).toBe(true);
     }
@@ -87,15 +112,22 @@ describe('hintWords', () => {
   });
 });
 
-describe('dedupeKey', () => {
-  it('folds numbers, locations and hex, keeps quoted names', () => {
-    expect(dedupeKey('src/a.c:12:5: warning: unused variable ‘x’')).toBe(
-      dedupeKey('src/b/c.c:99:1: warning: unused variable ‘x’'),
+describe('template', () => {
+  it('masks numbers, paths, hex and quoted names', () => {
+    expect(template('src/a.c:12:5: warning: unused variable ‘x’')).toBe(
+      template('src/b/c.c:99:1: warning: unused variable ‘y’'),
     );
-    expect(dedupeKey("a.ts(1,2): error TS2345: 'number'")).not.toBe(
-      dedupeKey("a.ts(1,2): error TS2345: 'string'"),
+    expect(template("a.ts(1,2): error TS2345: 'number'")).toBe(template("b.ts(3,4): error TS2345: 'string'"));
+    expect(template('a.ts(1,2): error TS2345: x')).not.toBe(template('a.ts(1,2): error TS2322: x'));
+    expect(template('at 0x1095A1: main')).toBe(template('at 0xDEAD: main'));
+    expect(template('commit 5298392c5ab452706b71a992b17e2a1bb2addde3')).toBe(
+      template('commit 0123456789abcdef'),
     );
-    expect(dedupeKey('at 0x1095A1: main')).toBe(dedupeKey('at 0xDEAD: main'));
+  });
+
+  it('gives runs of one kind one shape', () => {
+    expect(shape('Setting up libfoo (1.2) ...')).toBe(shape('Setting up libbar (3.4-1) ...'));
+    expect(shape('Setting up libfoo (1.2) ...')).not.toBe(shape('Unpacking libfoo (1.2) ...'));
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cutAround, formatCount, oneLine } from '../../src/search/format.js';
+import { formatCount } from '../../src/format.js';
+import { cutAround, oneLine } from '../../src/search/format.js';
 import { PREFIX_WEIGHT, weightOf, withinOneEdit } from '../../src/search/resolve.js';
 
 describe('withinOneEdit', () => {

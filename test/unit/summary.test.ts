@@ -89,14 +89,16 @@ describe('comparing with the previous run', () => {
     names.map((n, i) => `src/${n}.ts(${i + 1},1): error TS2322: ${n} is wrong`);
   const log = (lines: string[]) => [...filler(300), ...lines, ...filler(300, 300)].join('\n');
 
-  it('marks new salient lines and counts those gone', () => {
+  it('marks new lines by content and names the run it compares with', () => {
     const previous = fingerprintOf(log(errors(['a', 'b', 'c'])));
     const out = summarize(
       log(errors(['a', 'c', 'd'])),
       { ...facts, previousId: 'tsc_00000001' },
       { previous },
     );
-    expect(out).toContain('[ctxwrap: vs tsc_00000001: 1 new (marked +), 1 gone]');
+    expect(out).toContain(
+      '[ctxwrap: vs tsc_00000001, the previous run of this command here: 1 new line (marked +), 1 salient gone]',
+    );
     expect(out).toContain('+303: src/d.ts(3,1): error TS2322: d is wrong');
     expect(out).toContain('301: src/a.ts(1,1): error TS2322: a is wrong');
   });

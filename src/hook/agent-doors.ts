@@ -1,0 +1,63 @@
+/**
+ * Where each agent keeps its hooks and its instructions, for `ctxwrap init <agent>`. Each entry
+ * follows the agent's own documentation, as read on 2026-11-23:
+ * - Claude Code: hooks reference (code.claude.com/docs/en/hooks): `hooks.PreToolUse` in
+ *   `.claude/settings.json` or `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR`), timeout in seconds.
+ * - Codex CLI (0.153+; developers.openai.com/codex/hooks): `hooks.PreToolUse` with matcher `Bash`
+ *   in `.codex/hooks.json` or `~/.codex/hooks.json` (`$CODEX_HOME`), the same JSON as Claude
+ *   Code's, timeout in seconds; instructions in AGENTS.md.
+ * - Gemini CLI (docs/hooks/reference.md of google-gemini/gemini-cli): `hooks.BeforeTool` with
+ *   matcher `run_shell_command` in `.gemini/settings.json` or `~/.gemini/settings.json`, timeout
+ *   in milliseconds; instructions in GEMINI.md.
+ * - opencode (opencode.ai/docs/plugins): a plugin file in `.opencode/plugins/` or
+ *   `~/.config/opencode/plugins/`, loaded at start-up; instructions in AGENTS.md.
+ */
+import { join } from 'node:path';
+import { CLAUDE_LAYOUT, type HookLayout } from './claude-settings.js';
+
+export interface Where {
+  global: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  home: string;
+}
+
+export interface AgentDoor {
+  /** The settings or hooks file (or, for opencode, the plugin file). */
+  hookFile: (w: Where) => string;
+  /** The agent's instructions file, where the prompt text goes. */
+  memoryFile: (w: Where) => string;
+  /** How the hooks sit in the settings file; undefined for a plugin file. */
+  layout?: HookLayout;
+}
+
+const claudeDir = (w: Where) => w.env.CLAUDE_CONFIG_DIR || join(w.home, '.claude');
+const codexDir = (w: Where) => w.env.CODEX_HOME || join(w.home, '.codex');
+const configDir = (w: Where) => w.env.XDG_CONFIG_HOME || join(w.home, '.config');
+
+export const AGENT_DOORS: Record<string, AgentDoor> = {
+  claude: {
+    hookFile: (w) =>
+      w.global ? join(claudeDir(w), 'settings.json') : join(w.cwd, '.claude', 'settings.json'),
+    memoryFile: (w) => (w.global ? join(claudeDir(w), 'CLAUDE.md') : join(w.cwd, 'CLAUDE.md')),
+    layout: CLAUDE_LAYOUT,
+  },
+  codex: {
+    hookFile: (w) => (w.global ? join(codexDir(w), 'hooks.json') : join(w.cwd, '.codex', 'hooks.json')),
+    memoryFile: (w) => (w.global ? join(codexDir(w), 'AGENTS.md') : join(w.cwd, 'AGENTS.md')),
+    layout: { events: [{ event: 'PreToolUse', matcher: 'Bash' }], timeout: 10 },
+  },
+  gemini: {
+    hookFile: (w) =>
+      w.global ? join(w.home, '.gemini', 'settings.json') : join(w.cwd, '.gemini', 'settings.json'),
+    memoryFile: (w) => (w.global ? join(w.home, '.gemini', 'GEMINI.md') : join(w.cwd, 'GEMINI.md')),
+    layout: { events: [{ event: 'BeforeTool', matcher: 'run_shell_command' }], timeout: 10_000 },
+  },
+  opencode: {
+    hookFile: (w) =>
+      w.global
+        ? join(configDir(w), 'opencode', 'plugins', 'ctxwrap.js')
+        : join(w.cwd, '.opencode', 'plugins', 'ctxwrap.js'),
+    memoryFile: (w) => (w.global ? join(configDir(w), 'opencode', 'AGENTS.md') : join(w.cwd, 'AGENTS.md')),
+  },
+};

@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Collector } from '../../src/summary/collector.js';
+import { buildSummary, type RunFacts, renderSummary } from '../../src/summary/render.js';
+import { keepBytesFor } from '../../src/summary/summarize.js';
+
+const facts: RunFacts = { id: 'big_0123abcd', path: '/runs/big.txt', exitCode: 1, durationMs: 1 };
+
+/** A several-MB output of varied lines (warnings, errors, long lines, repeats), from a seed. */
+function bigOutput(seed: number, bytes: number): Buffer {
+  let s = seed;
+  const rnd = (n: number) => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s % n;
+  };
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const k = rnd(100);
+    const line =
+      k < 30
+        ? `src/m${rnd(400)}.c:${rnd(900)}:${rnd(40)}: warning: unused variable 'v${rnd(50)}' [-Wunused-variable]`
+        : k < 31
+          ? `src/m${rnd(400)}.c:${rnd(900)}: error: '${'x'.repeat(rnd(8) + 1)}' undeclared`
+          : k < 32
+            ? 'y'.repeat(rnd(200_000))
+            : k < 40
+              ? 'same line'
+              : k < 41
+                ? `\x1b[31mFAIL\x1b[0m test ${rnd(100)}\r\n`
+                : `[${String(i).padStart(7, '0')}] step ${rnd(1000)} ok ${'é'.repeat(rnd(3))}`;
+    parts.push(`${line}\n`);
+    size += line.length + 1;
+  }
+  return Buffer.from(parts.join(''));
+}
+
+function summaryOf(bytes: Buffer, sizes: number[], previous?: Collector): string {
+  const c = new Collector({
+    keepBytes: keepBytesFor(2000),
+    ...(previous ? { previous: previous.end().fingerprint } : {}),
+  });
+  let at = 0;
+  for (let i = 0; at < bytes.length; i++) {
+    const n = sizes[i % sizes.length] as number;
+    c.push(bytes.subarray(at, at + n));
+    at += n;
+  }
+  return renderSummary(buildSummary(c.end(), { ...facts, previousId: 'prev_00000000' }));
+}
+
+describe('the summary of a several-MB output', () => {
+  const bytes = bigOutput(7, 3_000_000);
+  const whole = summaryOf(bytes, [bytes.length]);
+
+  it('is the same in any chunking (chunks from 1 byte to 200 KB)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 200_000 })), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        (sizes) => {
+          expect(summaryOf(bytes, sizes)).toBe(whole);
+        },
+      ),
+      { numRuns: 8 },
+    );
+  }, 300_000);
+
+  it('compares with a previous run the same way in any chunking', () => {
+    const before = bigOutput(8, 3_000_000);
+    const prev = () => {
+      const p = new Collector({ keepBytes: keepBytesFor(2000) });
+      p.push(before);
+      return p;
+    };
+    const once = summaryOf(bytes, [bytes.length], prev());
+    expect(once).toContain('[ctxwrap: vs prev_00000000');
+    for (const sizes of [[1000], [65536, 17], [4093, 250_000, 3]])
+      expect(summaryOf(bytes, sizes, prev())).toBe(once);
+  }, 300_000);
+});
