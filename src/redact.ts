@@ -398,11 +398,90 @@ function maskKeyLine(line: string): string {
   return indent + mask('private-key') + (line.endsWith('\r') ? '\r' : '');
 }
 
+/** What one line does to PEM private-key blocks, given whether a block was open before it. */
+export interface KeyStep {
+  /** The line with its private-key parts masked (other secrets are left to the caller). */
+  text: string;
+  /** The line is part of the block open before it (a line of the key, or its END line). */
+  continues: boolean;
+  /** The line opens a block that is still open after it (a key spread over several lines). */
+  opens: boolean;
+  /** A block is open after the line: the next line may be part of a key. */
+  open: boolean;
+  /** Keys that start on this line (a BEGIN marker followed by a key, closed or not). */
+  keys: number;
+}
+
+/** True when a line may touch a key block: one is open, or the line holds a BEGIN marker. */
+export function mayTouchKey(line: string, open: boolean): boolean {
+  return open || line.includes('-----BEGIN ');
+}
+
+/**
+ * Follows PEM private-key blocks through one line, reading every BEGIN and END marker on it in
+ * order: a line holding a BEGIN and its END closes its own block (a key in a JSON or code string,
+ * a GCP service-account file), and text after an END is read for further markers. A BEGIN
+ * followed by prose rather than base64 is a mention of the marker, not a key. Inside a block,
+ * the first line that cannot belong to a key (not base64, a PEM header, blank or the END line)
+ * ends it, so that a truncated key does not swallow the lines after it.
+ * Pure: the caller keeps `open` from one line to the next.
+ */
+export function keyBlockStep(line: string, openBefore: boolean): KeyStep {
+  let out = '';
+  let rest = line;
+  let continues = false;
+  let keys = 0;
+  if (openBefore) {
+    END_KEY.lastIndex = 0;
+    const end = END_KEY.exec(rest);
+    const body = end ? rest.slice(0, end.index) : rest;
+    const blank = body.trim() === '';
+    const inside = blank || KEY_BODY.test(body);
+    if (inside && !end)
+      return { text: blank ? rest : maskKeyLine(rest), continues: true, opens: false, open: true, keys };
+    // The END line, or a line that cannot be part of the key: the block is over.
+    if (inside && end) {
+      continues = true;
+      out = maskKeyLine(body);
+      rest = rest.slice(end.index + end[0].length);
+    }
+  }
+  // Offsets into `rest`; the first END after a point is looked up once, not once per BEGIN.
+  let from = 0;
+  let end: RegExpExecArray | null = null;
+  let endKnown = false;
+  for (;;) {
+    BEGIN_KEY.lastIndex = from;
+    const begin = BEGIN_KEY.exec(rest);
+    if (!begin) return { text: out + rest.slice(from), continues, opens: false, open: false, keys };
+    const afterAt = begin.index + begin[0].length;
+    if (!endKnown || (end && end.index < afterAt)) {
+      END_KEY.lastIndex = afterAt;
+      end = END_KEY.exec(rest);
+      endKnown = true;
+    }
+    const key = end ? isKeyBetween(rest.slice(afterAt, end.index)) : KEY_START.test(rest.slice(afterAt));
+    if (!key) {
+      // A mention of the markers (in prose or code), not a key.
+      out += rest.slice(from, afterAt);
+      from = afterAt;
+      continue;
+    }
+    keys++;
+    out += rest.slice(from, begin.index) + mask('private-key');
+    if (!end) {
+      const text = out + (line.endsWith('\r') ? '\r' : '');
+      return { text, continues, opens: true, open: true, keys };
+    }
+    from = end.index + end[0].length;
+  }
+}
+
 /**
  * Masks line by line, remembering across lines whether it is inside a PEM private-key block,
  * so that a key printed over many lines is masked whole (each of its lines becomes
- * `[redacted:private-key]`, so line numbers are kept). A block ends at its END line, or at the
- * first line that cannot belong to it (so a truncated key does not swallow the rest).
+ * `[redacted:private-key]`, so line numbers are kept). See `keyBlockStep` for where a block
+ * starts and ends.
  */
 export class Redactor {
   #inKey = false;
@@ -423,8 +502,11 @@ export class Redactor {
 
   /** Masks one line (without its `\n`). */
   line(line: string): string {
-    if (!this.#inKey && !line.includes('-----BEGIN ')) return maskTokens(line, this.#found);
-    return maskTokens(this.#maskKeys(line, true), this.#found);
+    if (!mayTouchKey(line, this.#inKey)) return maskTokens(line, this.#found);
+    const step = keyBlockStep(line, this.#inKey);
+    this.#inKey = step.open;
+    for (let i = 0; i < step.keys; i++) this.#found('private-key');
+    return maskTokens(step.text, this.#found);
   }
 
   /**
@@ -432,56 +514,7 @@ export class Redactor {
    * before a range being printed, then `line()` the range. Much cheaper than `line()`.
    */
   skip(line: string): void {
-    if (this.#inKey || line.includes('-----BEGIN ')) this.#maskKeys(line, false);
-  }
-
-  /** Masks the private-key parts of a line, following blocks from line to line. */
-  #maskKeys(line: string, count: boolean): string {
-    let out = '';
-    let rest = line;
-    if (this.#inKey) {
-      END_KEY.lastIndex = 0;
-      const end = END_KEY.exec(rest);
-      const body = end ? rest.slice(0, end.index) : rest;
-      const blank = body.trim() === '';
-      const inside = blank || KEY_BODY.test(body);
-      if (inside && !end) return blank ? rest : maskKeyLine(rest);
-      // The END line, or a line that cannot be part of the key: the block is over.
-      this.#inKey = false;
-      if (inside && end) {
-        out = maskKeyLine(body);
-        rest = rest.slice(end.index + end[0].length);
-      }
-    }
-    // Offsets into `rest`; the first END after a point is looked up once, not once per BEGIN.
-    let from = 0;
-    let end: RegExpExecArray | null = null;
-    let endKnown = false;
-    for (;;) {
-      BEGIN_KEY.lastIndex = from;
-      const begin = BEGIN_KEY.exec(rest);
-      if (!begin) return out + rest.slice(from);
-      const afterAt = begin.index + begin[0].length;
-      if (!endKnown || (end && end.index < afterAt)) {
-        END_KEY.lastIndex = afterAt;
-        end = END_KEY.exec(rest);
-        endKnown = true;
-      }
-      const key = end ? isKeyBetween(rest.slice(afterAt, end.index)) : KEY_START.test(rest.slice(afterAt));
-      if (!key) {
-        // A mention of the markers (in prose or code), not a key.
-        out += rest.slice(from, afterAt);
-        from = afterAt;
-        continue;
-      }
-      if (count) this.#found('private-key');
-      out += rest.slice(from, begin.index) + mask('private-key');
-      if (!end) {
-        this.#inKey = true;
-        return out + (line.endsWith('\r') ? '\r' : '');
-      }
-      from = end.index + end[0].length;
-    }
+    if (mayTouchKey(line, this.#inKey)) this.#inKey = keyBlockStep(line, this.#inKey).open;
   }
 }
 
@@ -502,4 +535,106 @@ export function redact(text: string): string {
     .split('\n')
     .map((line) => redactor.line(line))
     .join('\n');
+}
+
+// Names of environment variables and shell assignments that hold a credential: MYSQL_PWD,
+// PGPASSWORD, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, NPM_AUTH, DB_CREDENTIALS, ...
+const SECRET_NAME =
+  '(?:[A-Za-z_][A-Za-z0-9_]*?)?(?:PWD|PASS|PASSWD|PASSWORD|PASSPHRASE|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH|CREDENTIALS?|COOKIE|SESSION)[A-Za-z0-9_]*';
+// Names about a credential that do not hold one: TOKEN_COUNT=5, PASSWORD_FILE=/run/secrets/db.
+const NOT_A_SECRET_NAME =
+  /[_-](?:count|limit|max|min|timeout|ttl|size|len|length|type|file|path|dir|name|id|url|endpoint|header|expiry|expires|env|var)=$/i;
+// A value on a command line: quoted, or up to the next space or shell operator.
+const ARG_VALUE = String.raw`(?:'[^']*'?|"(?:[^"\\]|\\.)*"?|[^\s;&|<>()'"]+)`;
+const SECRET_ASSIGNMENT = new RegExp(String.raw`(?<![\w$-])(${SECRET_NAME}=)(${ARG_VALUE})`, 'gi');
+// Options that take a credential: --password=x, --password x, --token x, --api-key=x, ...
+const SECRET_FLAG_NAME =
+  '--?(?:[a-z]+-)*(?:password|passwd|pass|passphrase|token|secret|api-?key|access-?key|auth(?:-?token)?|client-?secret|private-?key|cookie)';
+const SECRET_FLAG = new RegExp(String.raw`(?<![\w-])(${SECRET_FLAG_NAME}(?:=|\s+))(${ARG_VALUE})`, 'gi');
+const SECRET_FLAG_ALONE = new RegExp(`^${SECRET_FLAG_NAME}$`, 'i');
+// Programs whose -p takes the password glued to it (mysql -pS3cr3t) or as the next word (sshpass -p x).
+const GLUED_P = /(?<![\w-])((?:mysql\w*|mariadb[\w-]*)\b[^;&|\n]*?\s-p)([^\s;&|]+)/gi;
+const SEPARATE_P =
+  /(?<![\w-])((?:sshpass|(?:docker|podman|buildah|nerdctl|oras)\s+login\b[^;&|\n]*?)\s-p\s*)([^\s;&|]+)/gi;
+// redis-cli -a password; openssl -passin pass:password; vault and PyPI tokens.
+const OTHER_PASSWORDS = /(?<![\w-])((?:redis-cli\b[^;&|\n]*?\s-a\s*|-pass(?:in|out)\s+pass:))([^\s;&|]+)/g;
+const COMMAND_TOKENS =
+  /(?<![\w.-])()(hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24}|pypi-Ag[A-Za-z0-9_-]{40,})(?![\w-])/g;
+// curl -u user:password, --user user:password (a password after the colon).
+const USER_PASSWORD = /(?<![\w-])((?:-u|--user|--proxy-user)\s*=?\s*["']?[^\s:"']+:)([^\s"']+)/g;
+
+/** The kind of secret a variable or option of this name holds. */
+function kindOfName(name: string): SecretKind {
+  if (/pwd|pass/i.test(name)) return 'password';
+  if (/token|auth|session|cookie/i.test(name)) return 'token';
+  if (/key/i.test(name)) return 'api-key';
+  return 'secret';
+}
+
+/** True for a value that names a secret instead of holding one: `$TOKEN`, `"${PASS}"`, `$(cat f)`, ''. */
+function isReference(value: string): boolean {
+  const bare = value.replace(/^["']|["']$/g, '');
+  return bare === '' || /^\$/.test(bare) || isPlaceholder(bare);
+}
+
+/**
+ * Masks the secrets in a command line (as typed, or a `-c` script) for `list`, `stats`,
+ * `clean --dry-run` and search hit headers: everything `redactLine` masks, plus the values of
+ * variables whose names say they hold a credential (`MYSQL_PWD=…`, `GH_TOKEN=…`), of options
+ * that take one (`--password x`, `--token=x`), `mysql -p<password>`, `sshpass -p`, `curl -u
+ * user:password`. A value split by a backslash-newline is joined first, so that no half of
+ * it shows.
+ */
+export function maskCommandLine(text: string): string {
+  const joined = text
+    // A quoted string continued on the next line ('abc'\<newline>'def') and plain continuations.
+    .replace(/(['"])\\\r?\n[ \t]*\1/g, '')
+    .replace(/\\\r?\n[ \t]*/g, '')
+    // A token cut by a newline: masked whole when the two halves together make one.
+    .replace(/([\w+/=.-]{4,})\r?\n([\w+/=.-]{4,})/g, (whole, a: string, b: string) => {
+      const both = redactLine(a + b);
+      return both.includes('[redacted:') ? both : whole;
+    });
+  const masked = joined
+    .replace(SECRET_ASSIGNMENT, (whole, name: string, value: string) =>
+      isReference(value) || NOT_A_SECRET_NAME.test(name) ? whole : name + mask(kindOfName(name)),
+    )
+    .replace(SECRET_FLAG, (whole, flag: string, value: string) =>
+      isReference(value) || /^-/.test(value) ? whole : flag + mask(kindOfName(flag)),
+    )
+    .replace(GLUED_P, (whole, before: string, value: string) =>
+      value.startsWith('[redacted:') ? whole : before + mask('password'),
+    )
+    .replace(SEPARATE_P, (whole, before: string, value: string) =>
+      isReference(value) ? whole : before + mask('password'),
+    )
+    .replace(OTHER_PASSWORDS, (whole, before: string, value: string) =>
+      isReference(value) ? whole : before + mask('password'),
+    )
+    .replace(COMMAND_TOKENS, (_whole, before: string) => before + mask('token'))
+    .replace(USER_PASSWORD, (whole, before: string, value: string) =>
+      isReference(value) || value.startsWith('[redacted:') ? whole : before + mask('password'),
+    );
+  return redact(masked);
+}
+
+/**
+ * Masks the secrets in a command's argv (as `list --json` gives it): each argument as
+ * `maskCommandLine` would, and the argument after an option that takes a credential
+ * (`--password`, `-p` of sshpass).
+ */
+export function maskArgv(argv: readonly string[]): string[] {
+  // Once a program whose -p takes a password has been named (sh -c … mysql -pX counts too).
+  let glued = false;
+  let separate = false;
+  return argv.map((arg, i) => {
+    const program = arg.replace(/^.*\//, '');
+    const before = i > 0 ? (argv[i - 1] as string) : '';
+    if (SECRET_FLAG_ALONE.test(before) && !arg.startsWith('-')) return mask(kindOfName(before));
+    if (separate && before === '-p') return mask('password');
+    if (glued && /^-p.+/.test(arg)) return `-p${mask('password')}`;
+    glued ||= /^(?:mysql\w*|mariadb[\w-]*)$/i.test(program);
+    separate ||= /^(?:sshpass|login)$/.test(program);
+    return maskCommandLine(arg);
+  });
 }

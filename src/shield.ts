@@ -4,7 +4,7 @@
  * their line numbers (found while capturing), and known credential formats are masked in the
  * others.
  */
-import { mask, redactLine } from './redact.js';
+import { keyBlockStep, mask, redactLine } from './redact.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -20,8 +20,91 @@ export const NO_SHIELD: Shield = (_line, text) => text;
 
 export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true): Shield {
   if (!enabled) return NO_SHIELD;
-  return (line, text) =>
-    keyRanges.some((r) => line >= r.from && line <= r.to)
-      ? `${/^\s*/.exec(text)?.[0] ?? ''}${mask('private-key')}`
-      : redactLine(text);
+  // From metadata on disk: keep only ranges that are ranges (a damaged file must not stop a read).
+  const ranges = Array.isArray(keyRanges)
+    ? keyRanges.filter(
+        (r): r is LineRange =>
+          typeof r === 'object' && r !== null && typeof r.from === 'number' && typeof r.to === 'number',
+      )
+    : [];
+  return (line, text) => {
+    const range = ranges.find((r) => line >= r.from && line <= r.to);
+    return range ? inKeyBlock(text, line > range.from) : redactLine(text);
+  };
+}
+
+// A run of base64 long enough to be part of a key, whatever surrounds it.
+const KEY_LIKE = /[A-Za-z0-9+/=]{24}/;
+
+/**
+ * A line within a key block's range: its key parts masked (from the BEGIN marker on, or whole);
+ * a line that cannot be part of a key (prose after a truncated key) is shown like any other
+ * unless it holds a run of base64.
+ */
+function inKeyBlock(text: string, afterBegin: boolean): string {
+  const step = keyBlockStep(text, afterBegin);
+  if (step.continues || step.keys > 0) return redactLine(step.text);
+  if (!afterBegin || KEY_LIKE.test(text)) return `${/^\s*/.exec(text)?.[0] ?? ''}${mask('private-key')}`;
+  return redactLine(text);
+}
+
+// What may come before a forged marker and not be seen: spaces, format and other default-ignorable
+// characters (U+034F, U+115F, U+3164, U+FE0F, U+FFA0, tags), characters drawn blank (U+2800),
+// controls, and combining marks with nothing to combine with.
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0]/gu;
+const LEADING = /^[\s\p{Cc}\p{M}]+/u;
+
+/** Look-alikes of the letters of `ctxwrap`, of `[` and of `:` that NFKC leaves alone, by what they pass for. */
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  c: '\u0441\u0421\u03f2\u03f9\u1d04\u217d\uabaf',
+  t: '\u0442\u0422\u03c4\u03a4\u1d1b\u0163',
+  x: '\u0445\u0425\u03c7\u03a7\u00d7\u2a2f\u1541',
+  w: '\u051d\u051c\u0461\u03c9\u1d21\u026f\uab83',
+  r: '\u0433\u0280\u1d26\uab47\uab81',
+  a: '\u0430\u0410\u03b1\u0391\u0251\u237a\u1d00',
+  p: '\u0440\u0420\u03c1\u03a1\u03f1\u2374\u1d18',
+  '[': '\u2045\u27e6\u298b\u2772\u301a\u3010\u3014\u2997',
+  ':': '\ua789\u2236\u02d0\u02f8\u05c3',
+};
+const CONFUSABLES = new Map<string, string>(
+  Object.entries(LOOK_ALIKES).flatMap(([ascii, chars]) =>
+    [...chars].map((c): [string, string] => [c, ascii]),
+  ),
+);
+const CONFUSABLE = new RegExp(`[${Object.values(LOOK_ALIKES).join('')}]`, 'gu');
+
+/**
+ * What a reader sees at the start of a line: its first characters without invisible ones,
+ * NFKC-folded (fullwidth `［ｃｔｘ`), look-alikes mapped to ASCII, lower-cased.
+ */
+function seenStart(text: string): string {
+  return text
+    .slice(0, 96)
+    .replace(INVISIBLE, '')
+    .replace(LEADING, '')
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .replace(CONFUSABLE, (c) => CONFUSABLES.get(c) ?? c)
+    .toLowerCase();
+}
+
+/**
+ * Lines that could pass for ctxwrap's own: a `[ctxwrap …]` marker, a `ctxwrap: …` warning, or
+ * one of the numbered lines of a summary or `read` (`12: `, `+12: ` for a new line, `12- ` for
+ * context), however many backslashes come first.
+ */
+const FORGED = /^\\*(?:\[\s*ctxwrap\b|ctxwrap\s*:|\+?\d+(?::(?!\d)|- ))/;
+// Lines that cannot start like one: a plain ASCII letter other than c, or an ASCII punctuation
+// other than [ \ +, come first.
+const PLAINLY_NOT = /^[ \t]*[A-BD-Za-bd-z!-*,-/;-@\]-`{-~]/;
+
+/**
+ * Escapes (with a leading backslash) an output line that could pass for one of ctxwrap's own
+ * lines once invisible characters are dropped and look-alikes folded, so that nothing a
+ * command prints can forge a marker, a warning or a numbered line. Every line ctxwrap prints
+ * from an output goes through it (summary, read, search).
+ */
+export function inertLine(text: string): string {
+  if (PLAINLY_NOT.test(text)) return text;
+  return FORGED.test(seenStart(text)) ? `\\${text}` : text;
 }

@@ -1,21 +1,35 @@
 /** How `list`, `clean` and `stats` name a result: its command on one line, its age, its size. */
-import { lstatSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { formatBytes } from '../format.js';
+import { countNewlinesBetween } from '../read/line-reader.js';
+import { maskArgv, maskCommandLine } from '../redact.js';
 import type { ResultMeta } from '../store/results.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 
-/** The command as a person would type it, on one line: `npm test`, `grep -r 'a b' .`. */
+/**
+ * The command as a person would type it, on one line: `npm test`, `grep -r 'a b' .`, its
+ * secrets masked (`maskCommandLine`).
+ */
 export function commandText(meta: Pick<ResultMeta, 'source' | 'command' | 'name'>): string {
   let text: string;
   if (meta.source === 'stdin') text = meta.name ? `${meta.name} (stdin)` : '(stdin)';
   else if (meta.source === 'shell') text = meta.command[2] ?? '';
   else text = meta.command.map(quote).join(' ');
-  return cleanLine(text.replace(/\s+/g, ' ').trim());
+  return cleanLine(maskCommandLine(text).replace(/\s+/g, ' ').trim());
+}
+
+/** The command's argv with its secrets masked (`maskArgv`; a `-c` script as `maskCommandLine`). */
+export function maskedCommand(meta: Pick<ResultMeta, 'source' | 'command'>): string[] {
+  if (meta.source === 'shell') return meta.command.map((a, i) => (i === 2 ? maskCommandLine(a) : a));
+  return maskArgv(meta.command);
 }
 
 function quote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  // A mask stands for a value, not for brackets a shell would see.
+  const plain = /^[\w@%+=:,./-]+$/.test(arg.replace(/\[redacted:[a-z-]+\]/g, 'x'));
+  return plain ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Cuts text to `max` characters, marking the cut. */
@@ -32,12 +46,56 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86_400)}d`;
 }
 
-/** Bytes of a result's output: from its metadata, or from the file while it is being written. */
+/** Bytes of a result's stored output: the file's size (a run cut short stored less than it printed). */
 export function storedBytes(dir: RunDir, meta: ResultMeta): number {
-  if (meta.state === 'complete' && typeof meta.bytes === 'number') return meta.bytes;
   try {
     return lstatSync(resultPaths(dir, meta.id).output).size;
   } catch {
     return 0;
+  }
+}
+
+/** A result whose stored file holds less than the command printed (disk full, a size limit, truncated since). */
+export interface StorageCut {
+  stored: number;
+  total: number;
+  reason?: string;
+}
+
+/**
+ * How a result's stored output falls short of the whole, from its metadata (`storedBytes`,
+ * `cutShort`) and the file's size now; undefined when the file holds all of it.
+ */
+export function storageCut(meta: ResultMeta, size: number): StorageCut | undefined {
+  if (meta.state !== 'complete' || typeof meta.bytes !== 'number' || size >= meta.bytes) return undefined;
+  const reason = meta.cutShort?.replace(/^stored only \d+ of \d+ bytes: /, '');
+  return {
+    stored: size,
+    total: meta.bytes,
+    ...(meta.storedBytes !== undefined && reason
+      ? { reason }
+      : { reason: 'the stored file is shorter than recorded' }),
+  };
+}
+
+/** One line on a cut: `only 512 kB of the 2.0 MB output is stored (no space left on device)`. */
+export function storageCutText(cut: StorageCut): string {
+  return `only ${formatBytes(cut.stored)} of the ${formatBytes(cut.total)} output is stored${cut.reason ? ` (${cut.reason})` : ''}`;
+}
+
+/** Lines of a stored file: newlines, and a last line without one. */
+export function countStoredLines(path: string): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const size = fstatSync(fd).size;
+    if (size === 0) return 0;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return countNewlinesBetween(fd, 0, size) + (last[0] === 10 ? 0 : 1);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -1,11 +1,21 @@
 /** `ctxwrap list`: the registry of a run directory, newest first. */
 import { formatBytes, formatCount } from '../format.js';
+import { safeJson } from '../safe-json.js';
 import { readNote } from '../store/notes.js';
 import { maybePrune } from '../store/prune.js';
 import { type Entry, isExpired, listEntries, type ResultState } from '../store/registry.js';
 import { type ResultMeta, resultPaths } from '../store/results.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
-import { commandText, formatAge, shorten, storedBytes } from './describe-result.js';
+import {
+  commandText,
+  countStoredLines,
+  formatAge,
+  maskedCommand,
+  shorten,
+  storageCut,
+  storageCutText,
+  storedBytes,
+} from './describe-result.js';
 
 /** Colours for a terminal; list prints plain text without them. */
 export interface ListPaint {
@@ -35,8 +45,13 @@ export interface ListedResult {
   exitCode?: number;
   endReason?: string;
   status?: string;
+  /** Lines stored (counted in the file when the run did not end whole). */
   lines?: number;
+  /** Bytes stored. */
   bytes: number;
+  /** Set when the command printed more than was stored: what it printed, and why the rest is missing. */
+  outputBytes?: number;
+  cutShort?: string;
   source: ResultMeta['source'];
   command: string[];
   name?: string;
@@ -56,7 +71,7 @@ export async function listResults(opts: ListOptions): Promise<number> {
   const limit = opts.limit ?? (opts.json ? 0 : DEFAULT_LIST_LIMIT);
   const shown = limit > 0 ? entries.slice(0, limit) : entries;
   const listed = shown.map((e) => describe(dir, e, now));
-  if (opts.json) opts.print(`${JSON.stringify(listed, null, 2)}\n`);
+  if (opts.json) opts.print(`${safeJson(listed, 2)}\n`);
   else opts.print(table(dir, listed, entries.length - shown.length, opts.paint));
   maybePrune(dir, now);
   return 0;
@@ -65,6 +80,10 @@ export async function listResults(opts: ListOptions): Promise<number> {
 function describe(dir: RunDir, entry: Entry, now: number): ListedResult {
   const m = entry.meta;
   const note = readNote(dir, m);
+  const bytes = storedBytes(dir, m);
+  const cut = storageCut(m, bytes);
+  const whole = entry.state === 'complete' && !cut && m.lines !== undefined;
+  const lines = whole ? m.lines : countStoredLines(resultPaths(dir, m.id).output);
   return {
     id: m.id,
     state: entry.state,
@@ -73,10 +92,11 @@ function describe(dir: RunDir, entry: Entry, now: number): ListedResult {
     ...(entry.state === 'complete' && m.exitCode !== undefined ? { exitCode: m.exitCode } : {}),
     ...(m.endReason ? { endReason: m.endReason } : {}),
     ...(m.status ? { status: m.status } : {}),
-    ...(entry.state === 'complete' && m.lines !== undefined ? { lines: m.lines } : {}),
-    bytes: storedBytes(dir, m),
+    ...(lines !== undefined ? { lines } : {}),
+    bytes,
+    ...(cut ? { outputBytes: cut.total, cutShort: storageCutText(cut) } : {}),
     source: m.source,
-    command: m.command,
+    command: maskedCommand(m),
     ...(m.name ? { name: m.name } : {}),
     cwd: m.cwd,
     ...(note ? { note } : {}),
@@ -87,6 +107,7 @@ function describe(dir: RunDir, entry: Entry, now: number): ListedResult {
 function exitText(r: ListedResult): string {
   if (r.state !== 'complete') return r.state;
   const code = r.exitCode === undefined ? '?' : String(r.exitCode);
+  if (r.cutShort) return `${code} cut short`;
   if (r.endReason === 'timeout') return `${code} timeout`;
   if (r.endReason === 'signal' || r.endReason === 'interrupted')
     return `${code} ${r.endReason === 'signal' ? 'killed' : 'interrupted'}`;

@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { CtxwrapError } from '../errors.js';
 import { formatBytes, formatCount, formatDuration } from '../format.js';
-import { BoundedOutput, shownText } from '../read/bounded-output.js';
+import { BoundedOutput, shownText, type TrimmedLine, utf8Prefix } from '../read/bounded-output.js';
 import { grepDeadlineMs, withDeadline } from '../read/deadline.js';
 import { grepFile, planGrep } from '../read/grep.js';
 import {
@@ -22,12 +22,18 @@ import { record } from '../store/ledger.js';
 import { stateOf } from '../store/registry.js';
 import { openStoredOutput, type ResultMeta, readMeta } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
+import { cutLine } from '../summary/render.js';
+import { storageCut, storageCutText } from './describe-result.js';
 
 /** Default of `--max-chars`: about a thousand tokens. */
 export const DEFAULT_MAX_CHARS = 4000;
 const NEWLINE = Buffer.from('\n');
-/** Room kept for the closing note when a single line is cut to fit. */
-const NOTE_ROOM = 200;
+/** Room for a line's number (`1234567: `) within `--max-chars`. */
+const LINE_NUMBER_ROOM = 12;
+/** The narrowest a line is cut to before the closing note is fitted. */
+const MIN_CAP = 20;
+/** Lines are decoded whole up to this many characters, to be cut to what fits afterwards. */
+const WIDE = 16_384;
 
 export interface ReadOptions {
   runDir: string;
@@ -110,11 +116,17 @@ function select(
   const out = new BoundedOutput(max, spec.kind === 'last');
   const numbers = opts.numbers !== false && !opts.raw;
   const shield = shieldFor(meta.keyRanges, opts.redact !== false);
-  const cap = Math.max(60, max - NOTE_ROOM);
+  // A line may take all the room but its number; `fit` cuts it narrower when the note needs room.
+  const cap = Math.max(MIN_CAP, max - LINE_NUMBER_ROOM);
   const add = (line: number, buf: Buffer, start: number, end: number, match = true): boolean => {
-    if (opts.raw) return out.add(line, Buffer.concat([buf.subarray(start, end), NEWLINE]), match);
-    const text = shownText(buf, start, end, cap, (t) => shield(line, t));
-    return out.add(line, numbers ? `${line}${match ? ':' : '-'} ${text}` : text, match);
+    if (opts.raw) {
+      const bytes = Buffer.concat([buf.subarray(start, end), NEWLINE]);
+      return out.add(line, bytes, match, (width) => utf8Prefix(bytes, width), bytes.length);
+    }
+    const whole = shownText(buf, start, end, Math.max(cap, WIDE), (t) => shield(line, t));
+    const prefix = numbers ? `${line}${match ? ':' : '-'} ` : '';
+    const recut = (width: number) => prefix + narrower(whole, Math.max(1, width - prefix.length));
+    return out.add(line, recut(cap + prefix.length), match, recut, whole.length);
   };
   const known = knownLines(meta, size);
   if (spec.kind === 'all' && meta.binary && !opts.raw) {
@@ -133,13 +145,13 @@ function select(
         );
       },
     );
-    closing = () => grepNote(spec, out, found, meta);
+    closing = () => grepNote(spec, out, found, meta, size, opts.raw === true);
   } else {
     const shown =
       spec.kind === 'last'
         ? selectLast(fd, size, spec.count, known, add)
         : selectForward(fd, rangesOf(spec), known, add);
-    closing = () => rangeNote(spec, out, shown, meta);
+    closing = () => rangeNote(spec, out, shown, meta, size, opts.raw === true);
   }
   // Raw bytes go to stdout alone: the note then goes to stderr and takes no room.
   if (!opts.raw) return { out, note: out.fit(closing) };
@@ -221,14 +233,23 @@ function restOf(ranges: LineRange[], from: number, total: number): string {
     .join(',');
 }
 
-function stateNote(meta: ResultMeta): string | undefined {
+function stateNote(meta: ResultMeta, size: number): string | undefined {
+  const cut = storageCut(meta, size);
+  if (cut) return `${meta.id} is cut short: ${storageCutText(cut)}; its last line may be incomplete`;
   const state = stateOf(meta);
   if (state === 'running') return `${meta.id} is still running`;
   if (state === 'incomplete') return `${meta.id} is incomplete: ctxwrap stopped before the command ended`;
   return undefined;
 }
 
-function rangeNote(spec: LineSpec, out: BoundedOutput, shown: Shown, meta: ResultMeta): string | undefined {
+function rangeNote(
+  spec: LineSpec,
+  out: BoundedOutput,
+  shown: Shown,
+  meta: ResultMeta,
+  size: number,
+  raw = false,
+): string | undefined {
   const parts: string[] = [];
   const lines = `${formatCount(shown.total)} line${shown.total === 1 ? '' : 's'}`;
   if (shown.total === 0) parts.push(`${meta.id} has no output`);
@@ -236,27 +257,48 @@ function rangeNote(spec: LineSpec, out: BoundedOutput, shown: Shown, meta: Resul
     parts.push(
       `no such line${spec.kind === 'ranges' ? ` (${spec.ranges.map(rangeText).join(',')})` : ''}: ${meta.id} has ${lines}`,
     );
+  else if (out.lines.length === 0)
+    parts.push(`no line fits in --max-chars ${out.max} with this note; raise --max-chars`);
   else if (out.cut) {
-    const what = out.lines.length
-      ? `lines ${out.shownRanges()} of ${formatCount(shown.total)} shown`
-      : 'no line shown';
+    const what = `lines ${out.shownRanges()} of ${formatCount(shown.total)} shown`;
     const rest =
       spec.kind === 'last'
         ? earlierSpec(out, Math.max(1, shown.total - spec.count + 1))
         : restOf(shown.ranges ?? [], (out.lines.at(-1)?.line ?? 0) + 1, shown.total);
     const hint = spec.kind === 'all' ? ', or --lines grep:PATTERN' : '';
-    parts.push(
-      `${what}; the rest did not fit in --max-chars ${out.max}${rest ? `: --lines ${rest}` : ''}${hint}`,
-    );
+    if (out.trimmed)
+      // Short, so that the line cut to make room for it keeps some width.
+      parts.push(
+        rest
+          ? `${what} (${trimmedText(out.trimmed, raw)}); more: --lines ${rest}`
+          : `${trimmedText(out.trimmed, raw)} to fit --max-chars ${out.max}`,
+      );
+    else
+      parts.push(
+        `${what}; the rest did not fit in --max-chars ${out.max}${rest ? `: --lines ${rest}` : ''}${hint}`,
+      );
   } else if (
     spec.kind === 'ranges' &&
     spec.ranges.some((r) => r.to !== Number.POSITIVE_INFINITY && r.to > shown.total)
   ) {
     parts.push(`${meta.id} has ${lines}`);
   }
-  const state = stateNote(meta);
+  const state = stateNote(meta, size);
   if (state) parts.push(state);
   return parts.length ? `[ctxwrap: ${parts.join('; ')}]` : undefined;
+}
+
+/** A line cut to `width` characters: its two ends, or only its start when too narrow for that. */
+function narrower(text: string, width: number): string {
+  const cut = cutLine(text, width);
+  if (cut.length <= width) return cut;
+  const end = width - 1 > 0 && /[\ud800-\udbff]/.test(text[width - 2] ?? '') ? width - 2 : width - 1;
+  return `${text.slice(0, Math.max(0, end))}…`;
+}
+
+/** Says which line was cut to fit, and how long it is. */
+function trimmedText(t: TrimmedLine, raw: boolean): string {
+  return `line ${t.line} cut from ${formatCount(t.length)} ${raw ? 'bytes' : 'chars'}`;
 }
 
 /** The requested lines before the first one shown (`last:N` keeps the end). */
@@ -276,6 +318,8 @@ function grepNote(
   out: BoundedOutput,
   found: { matches: number; lines: number; firstUnshown?: number },
   meta: ResultMeta,
+  size: number,
+  raw = false,
 ): string {
   const searched = `${formatCount(found.lines)} line${found.lines === 1 ? '' : 's'} searched`;
   const parts: string[] = [];
@@ -292,7 +336,8 @@ function grepNote(
       `${formatCount(shownMatches)} of ${formatCount(found.matches)} matching lines shown (${searched}); the rest did not fit in --max-chars ${out.max}${Number.isFinite(next) ? `, next at line ${next}` : ''}: narrow the pattern or raise --max-chars`,
     );
   }
-  const state = stateNote(meta);
+  if (out.trimmed) parts.push(trimmedText(out.trimmed, raw));
+  const state = stateNote(meta, size);
   if (state) parts.push(state);
   return `[ctxwrap: ${parts.join('; ')}]`;
 }

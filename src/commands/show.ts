@@ -1,7 +1,7 @@
 /** `ctxwrap show <id>`: print a result's summary again, byte for byte. */
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, fstatSync } from 'node:fs';
+import { stateOf } from '../store/registry.js';
 import {
-  isAbandoned,
   openStoredOutput,
   type ResultMeta,
   readMeta,
@@ -12,6 +12,7 @@ import { openRunDir } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
 import { buildSummary, DEFAULT_BUDGET, DEFAULT_TAIL_RATIO, renderSummary } from '../summary/render.js';
 import { keepBytesFor } from '../summary/summarize.js';
+import { storageCut, storageCutText } from './describe-result.js';
 
 export interface ShowOptions {
   runDir: string;
@@ -24,11 +25,18 @@ export async function showResult(opts: ShowOptions): Promise<number> {
   const meta = readMeta(dir, opts.id);
   const paths = resultPaths(dir, opts.id);
   const saved = meta.state === 'complete' ? readStoredText(paths.summary) : undefined;
+  const fd = openStoredOutput(dir, opts.id);
+  const cut = storageCut(meta, fstatSync(fd).size);
   if (saved !== undefined) {
-    opts.print(saved);
+    closeSync(fd);
+    // The summary was made from the whole output as it ran; the file now holds less of it.
+    const note = cut
+      ? `[ctxwrap: ${opts.id}: ${storageCutText(cut)}; read and search see only that part]\n`
+      : '';
+    opts.print(saved + note);
     return 0;
   }
-  opts.print(await summarizeStored(paths.output, meta, openStoredOutput(dir, opts.id)));
+  opts.print(await summarizeStored(paths.output, meta, fd));
   return 0;
 }
 
@@ -44,10 +52,12 @@ export async function summarizeStored(path: string, meta: ResultMeta, fd?: numbe
     collector.push(chunk as Buffer);
     bytes += (chunk as Buffer).length;
   }
+  const cut = meta.state === 'complete' ? storageCut(meta, bytes) : undefined;
   const status =
     meta.state === 'complete'
-      ? meta.status
-      : isAbandoned(meta)
+      ? [meta.status, cut ? `cut short: ${storageCutText(cut)}` : undefined].filter(Boolean).join('; ') ||
+        undefined
+      : stateOf(meta) === 'incomplete'
         ? `incomplete: ctxwrap stopped before the command ended; ${bytes} bytes were captured`
         : 'still running';
   const started = Date.parse(meta.startedAt);

@@ -4,6 +4,7 @@
  * `search` and `show` since, from the ledger).
  */
 import { formatBytes, formatCount, formatTokens } from '../format.js';
+import { safeJson } from '../safe-json.js';
 import { readLedger } from '../store/ledger.js';
 import { isExpired, listEntries } from '../store/registry.js';
 import { openRunDir } from '../store/run-dir.js';
@@ -115,7 +116,7 @@ export function computeStats(runDir: string, ttlMs: number, now = Date.now()): S
 
 export async function showStats(opts: StatsOptions): Promise<number> {
   const stats = computeStats(opts.runDir, opts.ttlMs, opts.now);
-  opts.print(opts.json ? `${JSON.stringify(stats, null, 2)}\n` : render(stats));
+  opts.print(opts.json ? `${safeJson(stats, 2)}\n` : render(stats));
   return 0;
 }
 

@@ -14,7 +14,32 @@ export interface OutputLine {
   /** The printed line without its newline, or (raw) the exact bytes with it. */
   out: string | Buffer;
   cost: number;
+  /** The same line cut to at most `width` characters (bytes, raw), its number kept. */
+  recut?: (width: number) => string | Buffer;
+  /** Characters (bytes, raw) of the line before any cut to fit. */
+  length?: number;
 }
+
+/** A line shown cut so that it fits in `--max-chars` with the closing note. */
+export interface TrimmedLine {
+  line: number;
+  /** Characters (bytes, raw) the line has. */
+  length: number;
+}
+
+/** The longest start of `bytes` that is at most `max` bytes and does not end inside a UTF-8 character. */
+export function utf8Prefix(bytes: Buffer, max: number): Buffer {
+  if (bytes.length <= max) return bytes;
+  let end = Math.max(0, max);
+  // Back off continuation bytes, then the lead byte of the cut character.
+  let back = end;
+  while (back > 0 && ((bytes[back] as number) & 0xc0) === 0x80) back--;
+  if (back < end || ((bytes[end] as number) & 0xc0) === 0x80) end = back;
+  return bytes.subarray(0, end);
+}
+
+/** Narrower than this, a line cut to make room for the note is not worth showing. */
+const MIN_RECUT = 16;
 
 export class BoundedOutput {
   readonly lines: OutputLine[] = [];
@@ -22,6 +47,8 @@ export class BoundedOutput {
   cut = false;
   /** The first matching line given back by `fit`, if any. */
   firstDroppedMatch: number | undefined;
+  /** The line cut to make room, when a single line did not fit whole. */
+  trimmed: TrimmedLine | undefined;
   private used = 0;
 
   /**
@@ -33,10 +60,20 @@ export class BoundedOutput {
     private readonly keepEnd = false,
   ) {}
 
-  /** Adds a line; false (and nothing added) when it does not fit. */
-  add(line: number, out: string | Buffer, match = true): boolean {
+  /**
+   * Adds a line; false (and nothing added) when it does not fit. A first raw line longer than
+   * the whole limit is cut, at a character boundary.
+   */
+  add(
+    line: number,
+    out: string | Buffer,
+    match = true,
+    recut?: OutputLine['recut'],
+    length?: number,
+  ): boolean {
     if (out.length > this.max && typeof out !== 'string' && this.lines.length === 0) {
-      out = out.subarray(0, this.max);
+      this.trimmed = { line, length: length ?? out.length };
+      out = recut ? recut(this.max) : utf8Prefix(out, this.max);
       this.cut = true;
     }
     const cost = typeof out === 'string' ? out.length + 1 : out.length;
@@ -44,18 +81,39 @@ export class BoundedOutput {
       this.cut = true;
       return false;
     }
-    this.lines.push({ line, match, out, cost });
+    this.lines.push({ line, match, out, cost, ...(recut ? { recut } : {}), ...(length ? { length } : {}) });
     this.used += cost;
     while (this.keepEnd && this.used > this.max && this.lines.length > 1) this.drop();
     return true;
   }
 
-  /** Gives lines back until `note()` fits as well; returns the note that fits. */
+  /**
+   * Gives lines back until `note()` fits as well; returns the note that fits. The last line left
+   * is cut narrower rather than given back, while that leaves it a few characters.
+   */
   fit(note: () => string | undefined): string | undefined {
-    for (;;) {
+    for (let tries = 0; ; tries++) {
       const text = note();
-      if (this.used + (text === undefined ? 0 : text.length + 1) <= this.max || this.lines.length === 0)
-        return text;
+      const room = this.max - (text === undefined ? 0 : text.length + 1);
+      if (this.used <= room || this.lines.length === 0) return text;
+      const only = this.lines.length === 1 ? (this.lines[0] as OutputLine) : undefined;
+      if (only?.recut && tries < 6) {
+        if (this.trimmed?.line !== only.line) {
+          // First see how short the note gets once it says the line is cut.
+          this.trimmed = { line: only.line, length: only.length ?? only.out.length };
+          this.cut = true;
+          continue;
+        }
+        const width = room - (typeof only.out === 'string' ? 1 : 0);
+        if (width >= MIN_RECUT && width < only.cost) {
+          const out = only.recut(width);
+          this.used -= only.cost;
+          only.out = out;
+          only.cost = typeof out === 'string' ? out.length + 1 : out.length;
+          this.used += only.cost;
+          continue;
+        }
+      }
       this.drop();
     }
   }
@@ -76,6 +134,7 @@ export class BoundedOutput {
     const gone = (this.keepEnd ? this.lines.shift() : this.lines.pop()) as OutputLine;
     this.used -= gone.cost;
     this.cut = true;
+    if (this.trimmed?.line === gone.line) this.trimmed = undefined;
     if (gone.match && !this.keepEnd) this.firstDroppedMatch = gone.line;
   }
 }

@@ -3,7 +3,7 @@
  * exists. An id that appears in some tool's output but has no metadata here does not exist.
  */
 import { resultFiles } from './result-files.js';
-import { isAbandoned, parseMeta, type ResultMeta } from './results.js';
+import { parseMeta, type ResultMeta, writerLiveness } from './results.js';
 import type { RunDir } from './run-dir.js';
 import { readFileNoFollow } from './safe-open.js';
 
@@ -17,9 +17,21 @@ export interface Entry {
   startedMs: number;
 }
 
-export function stateOf(meta: ResultMeta): ResultState {
+/**
+ * A result whose writer could be checked by its pid alone (metadata from an older ctxwrap, or a
+ * system without /proc) and that has been "running" for longer than this is taken to be
+ * incomplete (7 days, the default time to live), so that a pid held by another process cannot
+ * keep it running for ever.
+ */
+export const UNVERIFIED_RUNNING_MS = 7 * 86_400_000;
+
+export function stateOf(meta: ResultMeta, now = Date.now()): ResultState {
   if (meta.state === 'complete') return 'complete';
-  return isAbandoned(meta) ? 'incomplete' : 'running';
+  const liveness = writerLiveness(meta);
+  if (liveness === 'gone') return 'incomplete';
+  if (liveness === 'unverified' && now - Date.parse(meta.startedAt) > UNVERIFIED_RUNNING_MS)
+    return 'incomplete';
+  return 'running';
 }
 
 /** True when a finished result is older than the time to live. A running result never expires. */

@@ -5,6 +5,7 @@ import {
   ftruncateSync,
   lstatSync,
   mkdirSync,
+  readFileSync,
   renameSync,
   unlinkSync,
   writeFileSync,
@@ -46,6 +47,12 @@ export interface ResultMeta {
   state: 'running' | 'complete';
   /** The ctxwrap process that writes the result (to tell a crashed run from a live one). */
   pid: number;
+  /**
+   * When that process started (field 22 of /proc/<pid>/stat, clock ticks since boot), stamped
+   * by writeMeta where /proc exists: with the pid, it tells the writer from a process that
+   * reused its pid or holds the same pid in another PID namespace.
+   */
+  pidStart?: number;
   durationMs?: number;
   /** What ctxwrap exits with for this run. */
   exitCode?: number;
@@ -122,6 +129,10 @@ export function writeAtomic(path: string, data: string): void {
  * a run that filled the disk does not stay 'running' for ever.
  */
 export function writeMeta(dir: RunDir, meta: ResultMeta): void {
+  if (meta.state === 'running' && meta.pid === process.pid && meta.pidStart === undefined) {
+    const start = processStart(process.pid);
+    if (start !== undefined) meta.pidStart = start;
+  }
   const path = resultPaths(dir, meta.id).meta;
   const text = `${JSON.stringify(meta, null, 2)}\n`;
   try {
@@ -202,16 +213,57 @@ export function readStoredText(path: string): string | undefined {
   }
 }
 
-/** True when the process that writes a running result is gone: the result is incomplete. */
-export function isAbandoned(meta: ResultMeta): boolean {
-  if (meta.state !== 'running') return false;
-  if (!Number.isSafeInteger(meta.pid) || meta.pid <= 0) return true;
+let ownStart: number | undefined | null = null;
+
+/**
+ * When process `pid` started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or
+ * undefined where there is no /proc or no such process. Our own is read once.
+ */
+export function processStart(pid: number): number | undefined {
+  if (pid === process.pid && ownStart !== null) return ownStart;
+  let start: number | undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name (field 2) is in parentheses and may hold spaces and parentheses itself.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const value = Number(fields[19]);
+    start = Number.isSafeInteger(value) ? value : undefined;
+  } catch {
+    start = undefined;
+  }
+  if (pid === process.pid) ownStart = start;
+  return start;
+}
+
+const MAX_PID = 4_194_304;
+
+/** How a running result's writer is checked: by pid and start time, or by pid alone. */
+export type Liveness = 'alive' | 'gone' | 'unverified';
+
+/**
+ * Whether the process that writes a running result is still that process: its pid answers
+ * and, where /proc gives start times, it started when the writer did (a reused pid, or pid 1
+ * recorded inside a container's PID namespace, is another process). `unverified` when only
+ * the pid could be checked and it answers.
+ */
+export function writerLiveness(meta: ResultMeta): Liveness {
+  // Linux pids stop at 2^22; anything past that (or not a number) names no process.
+  if (!Number.isSafeInteger(meta.pid) || meta.pid <= 0 || meta.pid > MAX_PID) return 'gone';
   try {
     process.kill(meta.pid, 0);
-    return false;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    // EPERM: a process of another user holds the pid; anything else: there is no such process.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
   }
+  const recorded = meta.pidStart;
+  const now = processStart(meta.pid);
+  if (typeof recorded === 'number' && now !== undefined) return now === recorded ? 'alive' : 'gone';
+  return 'unverified';
+}
+
+/** True when the process that writes a running result is gone: the result is incomplete. */
+export function isAbandoned(meta: ResultMeta): boolean {
+  return meta.state === 'running' && writerLiveness(meta) === 'gone';
 }
 
 function lastPointer(dir: RunDir, cwd: string, command: readonly string[]): string {

@@ -13,12 +13,14 @@
  * hashed; a line is decoded, cleaned and scored only the first time its number-masked form is
  * seen, or when it is new since the previous run.
  */
+
+import { keyBlockStep, mayTouchKey } from '../redact.js';
 import type { LineRange } from '../shield.js';
 import { cleanLine } from './clean.js';
 import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
 import { hashLine } from './hash.js';
-import { buildGuard, isLocation, KEY_MARKER, type LineKind, scoreLine, template } from './salience.js';
-import { guessType, looksBinary, SNIFF_BYTES } from './sniff.js';
+import { buildGuard, isLocation, type LineKind, scoreLine, template } from './salience.js';
+import { BinarySniffer } from './sniff.js';
 
 /** One line of output with its 1-based number in the stored file. */
 export interface NumberedLine {
@@ -155,8 +157,7 @@ export class Collector {
   private newlines = 0;
   private scanned = 0;
   private lastByte = -1;
-  private sniff: Buffer[] = [];
-  private sniffLen = 0;
+  private readonly sniffer = new BinarySniffer();
   private headParts: Buffer[] = [];
   private headLen = 0;
   private headDone = false;
@@ -174,6 +175,7 @@ export class Collector {
   private readonly newLines: number[] = [];
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keyRanges: LineRange[] = [];
+  private keyOpen = false;
   private nextKey = -1;
 
   constructor(options: CollectorOptions = {}) {
@@ -190,7 +192,7 @@ export class Collector {
     if (chunk.length === 0) return;
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     this.bytes += buf.length;
-    this.keepSniff(buf);
+    this.sniffer.push(buf);
     this.keepHead(buf);
     this.keepTail(buf);
     this.lastByte = buf[buf.length - 1] as number;
@@ -233,8 +235,7 @@ export class Collector {
       this.carry = null;
       this.scanLines(carry);
     }
-    const sample = Buffer.concat(this.sniff);
-    const binary = looksBinary(sample);
+    const binary = this.sniffer.binary;
     const longLines = new Map<number, LongLine>();
     for (const l of [...this.longFirst, ...this.longLast]) longLines.set(l.line, l);
     const tail = this.tailLines(longLines, lines);
@@ -263,7 +264,7 @@ export class Collector {
       fingerprint: this.fingerprint(),
     };
     if (compared) result.compared = compared;
-    const type = binary ? guessType(sample) : undefined;
+    const type = this.sniffer.type;
     if (type) result.binaryType = type;
     return result;
   }
@@ -276,13 +277,6 @@ export class Collector {
       digitsMax: this.digitsSketch.max,
       salient: [...this.salient].sort((a, b) => a - b),
     };
-  }
-
-  private keepSniff(buf: Buffer): void {
-    if (this.sniffLen >= SNIFF_BYTES) return;
-    const part = buf.subarray(0, SNIFF_BYTES - this.sniffLen);
-    this.sniff.push(Buffer.from(part));
-    this.sniffLen += part.length;
   }
 
   /** Keeps at least keepBytes of the start, extended to the end of the line it stops in (up to 2x). */
@@ -579,17 +573,17 @@ export class Collector {
     }
   }
 
-  /** Follows PEM private-key blocks (every marker on a line), so that no line of one is shown. */
+  /** Follows PEM private-key blocks, so that no line of one is ever shown (see keyBlockStep). */
   private trackKey(text: string, line: number): void {
-    for (const marker of text.matchAll(new RegExp(KEY_MARKER.source, 'g'))) {
-      const open = this.keyRanges[this.keyRanges.length - 1];
-      const isOpen = open !== undefined && open.to === Number.POSITIVE_INFINITY;
-      if (marker[1] === 'BEGIN') {
-        if (isOpen) continue;
-        if (this.keyRanges.length < MAX_KEY_RANGES)
-          this.keyRanges.push({ from: line, to: Number.POSITIVE_INFINITY });
-      } else if (isOpen) open.to = line;
-    }
+    if (!mayTouchKey(text, this.keyOpen)) return;
+    const step = keyBlockStep(text, this.keyOpen);
+    const open = this.keyRanges[this.keyRanges.length - 1];
+    const ends = !step.continues || step.opens || !step.open;
+    if (this.keyOpen && ends && open?.to === Number.POSITIVE_INFINITY)
+      open.to = step.continues ? line : line - 1;
+    if (step.opens && this.keyRanges.length < MAX_KEY_RANGES)
+      this.keyRanges.push({ from: line, to: Number.POSITIVE_INFINITY });
+    this.keyOpen = step.open;
   }
 
   /** Keeps the best MAX_GROUPS groups (deterministically: by score, then earliest). */

@@ -3,7 +3,7 @@
  * exact text the agent sees, never longer than the budget. Pure and deterministic.
  */
 import { formatBytes, formatCount, formatDuration, formatTokens } from '../format.js';
-import { type Shield, shieldFor } from '../shield.js';
+import { inertLine, type Shield, shieldFor } from '../shield.js';
 import { estimateTokens } from '../tokens.js';
 import { cleanLines, showControls } from './clean.js';
 import type { Candidate, Collected, NumberedLine } from './collector.js';
@@ -58,11 +58,11 @@ export const DEFAULT_TAIL_RATIO = 0.7;
 const MIN_BUDGET = 200;
 
 /**
- * Marks output lines that could pass for ctxwrap's own, so that they cannot: also behind spaces
- * and invisible format characters (zero-width space, word joiner, BOM).
+ * Marks output lines that could pass for ctxwrap's own, so that they cannot: behind spaces,
+ * invisible characters and look-alikes too (see inertLine in shield.ts).
  */
 export function inert(text: string): string {
-  return /^[\s\p{Cf}]*\\*\[ctxwrap\b/iu.test(text) ? `\\${text}` : text;
+  return inertLine(text);
 }
 
 function meta(text: string): SummaryLine {

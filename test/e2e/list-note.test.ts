@@ -60,8 +60,8 @@ describe('ctxwrap list', () => {
     expect(r.stdout).toBe(
       [
         'ID             AGE  EXIT        LINES    SIZE  COMMAND',
-        "live_00000004  2m   running         -     7 B  make -j8 'target with space'",
-        'slow_00000003  5m   incomplete      -     7 B  make all',
+        "live_00000004  2m   running         1     7 B  make -j8 'target with space'",
+        'slow_00000003  5m   incomplete      1     7 B  make all',
         'tsc_00000002   3h   2               1     6 B  tsc --noEmit && echo "all good"',
         'old_00000001   2d   0           1,234  2.5 kB  npm test',
         '',
