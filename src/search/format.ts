@@ -5,7 +5,8 @@
  * frame. The text is bounded by `maxChars`; hits that do not fit are counted as more.
  */
 import { formatCount } from '../format.js';
-import { redactLine } from '../redact.js';
+import { commandText } from '../commands/describe-result.js';
+import { safeJson } from '../safe-json.js';
 import type { ResultMeta } from '../store/results.js';
 import { cleanLine } from '../summary/clean.js';
 import { cutLine, inert } from '../summary/render.js';
@@ -23,7 +24,7 @@ export function oneLine(text: string, cap = FIELD_CAP): string {
   return cutLine(cleanLine(text.replace(/[\r\n]+/g, ' ').trim()), cap);
 }
 
-/** How a result's command is shown. */
+/** A result's command as stored, unmasked: what tells re-runs of one command apart (never printed). */
 export function commandOf(meta: ResultMeta): string {
   if (meta.source === 'stdin') return meta.name ? `stdin (${meta.name})` : 'stdin';
   if (meta.source === 'shell') return meta.command[2] ?? '';
@@ -90,7 +91,7 @@ function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): st
   const words = hit.found < hit.of ? ` (${hit.found} of ${hit.of} words)` : '';
   const runs = hit.runs > 1 ? ` · same lines in ${hit.runs} runs of this command, newest shown` : '';
   const note = hit.note ? ` · note: ${oneLine(hit.note)}` : '';
-  return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(redactLine(commandOf(meta)))}${runs}${note}`;
+  return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(commandText(meta))}${runs}${note}`;
 }
 
 /** The lines of a hit that fit in `room` characters: matching lines first, then context. */
@@ -172,12 +173,12 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
 
 /** The same hits as JSON, one object. */
 export function renderJson(query: string, o: Outcome, r: Rendered): string {
-  return `${JSON.stringify({
+  return `${safeJson({
     query,
     searched: o.searched,
     hits: r.shown.map((hit, i) => ({
       id: hit.entry.meta.id,
-      command: commandOf(hit.entry.meta),
+      command: commandText(hit.entry.meta),
       ...(hit.note ? { note: hit.note } : {}),
       ...((r.lines[i] ?? []).length > 0
         ? { lines: [r.lines[i]![0]!.n, r.lines[i]!.at(-1)!.n] }

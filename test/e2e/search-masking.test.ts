@@ -1,0 +1,34 @@
+// Search prints a result's command in every hit header and in --json: its secrets are masked
+// (as in list and stats), and characters that could reorder or hide text are escaped in JSON.
+import { describe, expect, it } from 'vitest';
+import { ctxwrap, tempDir } from '../support.js';
+
+const TOKEN = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
+
+describe('search shows commands as list does', () => {
+  it('a token in the command line is masked in the hit header and in --json', async () => {
+    const runDir = tempDir();
+    const run = await ctxwrap(['-c', `GH=${TOKEN}; echo "deployed zqfrobnicate"`], { runDir });
+    expect(run.exitCode).toBe(0);
+    const text = await ctxwrap(['search', 'zqfrobnicate'], { runDir });
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toContain('deployed zqfrobnicate');
+    expect(text.stdout).not.toContain(TOKEN);
+    expect(text.stdout).toMatch(/\[ctxwrap hit 1\/1\].*GH=\[redacted:/);
+    const json = await ctxwrap(['search', 'zqfrobnicate', '--json'], { runDir });
+    expect(json.exitCode).toBe(0);
+    expect(json.stdout).not.toContain(TOKEN);
+    expect(JSON.parse(json.stdout).hits[0].command).toMatch(/^GH=\[redacted:/);
+  });
+
+  it('--json escapes C1 controls, bidi overrides and line separators in the command', async () => {
+    const runDir = tempDir();
+    await ctxwrap(['-c', 'echo "zqwidget \u009b \u202e \u2028 end" # \u009b\u202e\u2028'], { runDir });
+    const json = await ctxwrap(['search', 'zqwidget', '--json'], { runDir });
+    expect(json.exitCode).toBe(0);
+    expect(json.stdout).not.toMatch(/[\u009b\u202e\u2028]/);
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.hits[0].command).toContain('zqwidget');
+    expect(JSON.stringify(parsed)).not.toMatch(/[\u009b\u202e\u2028]/);
+  });
+});
