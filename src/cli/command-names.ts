@@ -18,5 +18,5 @@ export const COMMAND_NAMES = [
   'stats',
   'search',
   'mcp',
-  'finish',
+  '_finish',
 ] as const;
