@@ -18,4 +18,5 @@ export const COMMAND_NAMES = [
   'stats',
   'search',
   'mcp',
+  '_finish',
 ] as const;

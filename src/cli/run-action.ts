@@ -38,6 +38,9 @@ export interface RunTerminal {
   startStatus: () => StatusLine;
 }
 
+/** The subcommands a typo may have meant: hidden ones (`_finish`) are never suggested. */
+const SUGGESTED = COMMAND_NAMES.filter((name) => !name.startsWith('_'));
+
 export const PLAIN: RunTerminal = {
   colorize: (text) => text,
   startStatus: () => ({ update() {}, stop() {} }),
@@ -64,7 +67,7 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
   } else {
     command = args;
     source = 'command';
-    const hint = typoHint(command, COMMAND_NAMES, process.env.PATH);
+    const hint = typoHint(command, SUGGESTED, process.env.PATH);
     if (hint) warn(hint);
   }
   const { colorize } = term;
