@@ -7,6 +7,7 @@
 import chalk from 'chalk';
 import { Command, CommanderError, Help } from 'commander';
 import { declareClean } from './cli/clean.js';
+import { COMMAND_NAMES } from './cli/command-names.js';
 import { declareCompletion } from './cli/completion.js';
 import { finish, ignoreOutputErrors, reportError } from './cli/exit.js';
 import { declareFinish } from './cli/finish.js';
@@ -82,11 +83,24 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     code = c;
   });
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(withRunNamed(argv));
   } catch (error) {
     code = handleError(error);
   }
   finish(code);
+}
+
+/**
+ * `ctxwrap --timeout 5s -- curl --help` runs curl: commander looks for a help flag in every word
+ * it hands to the default command, those after `--` included, so when no subcommand is named
+ * before `--`, `run` is named for it.
+ */
+function withRunNamed(argv: string[]): string[] {
+  const words = argv.slice(2);
+  const end = words.indexOf('--');
+  if (end < 0 || words.slice(0, end).some((w) => (COMMAND_NAMES as readonly string[]).includes(w)))
+    return argv;
+  return [...argv.slice(0, 2), 'run', ...words];
 }
 
 function handleError(error: unknown): number {
