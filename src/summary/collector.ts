@@ -176,7 +176,6 @@ export class Collector {
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keyRanges: LineRange[] = [];
   private keyOpen = false;
-  private nextKey = -1;
 
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
@@ -406,7 +405,7 @@ export class Collector {
    */
   private scanLines(work: Buffer): void {
     const low = work.toString('latin1').toLowerCase();
-    this.nextKey = low.indexOf('private key');
+    this.trackKeys(work, low);
     const hashAllEnd = HASH_ALL_BYTES - this.scanned;
     const guard = this.guard;
     let pos = 0;
@@ -425,7 +424,7 @@ export class Collector {
       }
       if (!m) break;
       const e = indexOrEnd(work, pos);
-      this.guarded(work, low, pos, e, line);
+      this.guarded(work, pos, e, line);
       pos = e + 1;
       line++;
       if (this.pending) [pos, line] = this.attach(work, low, pos, line);
@@ -456,20 +455,13 @@ export class Collector {
   }
 
   /** A line the guard matched: hashed, scored once per number-masked form, grouped by template. */
-  private guarded(work: Buffer, low: string, s: number, e: number, line: number): void {
+  private guarded(work: Buffer, s: number, e: number, line: number): void {
     const h = hashLine(work, s, e);
     this.exactSketch.add(h.exact);
     this.digitsSketch.add(h.digits);
     const isNew = this.compare?.isNew(h.exact, h.digits) === true;
     if (isNew) this.markNew(line);
     let text: string | undefined;
-    // The next 'private key' in the chunk, looked for once per chunk and past each line that has one.
-    if (this.nextKey !== -1 && this.nextKey < s) this.nextKey = low.indexOf('private key', s);
-    const key = this.nextKey;
-    if (key !== -1 && key < e) {
-      text = cleanLine(work.toString('utf8', s, e));
-      this.trackKey(text, line);
-    }
     let scored = this.cache.get(h.digits);
     if (!scored) {
       text ??= cleanLine(work.toString('utf8', s, e));
@@ -570,6 +562,23 @@ export class Collector {
         return;
       }
       end = start - 1;
+    }
+  }
+
+  /**
+   * Every line of `work` that names a private key, whatever else is made of the line (guarded,
+   * attached to an error, or plain): one indexOf for the chunk, newlines counted only up to a hit.
+   */
+  private trackKeys(work: Buffer, low: string): void {
+    let line = this.newlines + 1;
+    let counted = 0;
+    for (let k = low.indexOf('private key'); k !== -1; ) {
+      const s = low.lastIndexOf('\n', k) + 1;
+      const e = indexOrEnd(work, s);
+      for (let nl = work.indexOf(NL, counted); nl !== -1 && nl < s; nl = work.indexOf(NL, nl + 1)) line++;
+      counted = s;
+      this.trackKey(cleanLine(work.toString('utf8', s, e)), line);
+      k = e < work.length ? low.indexOf('private key', e + 1) : -1;
     }
   }
 
