@@ -4,8 +4,9 @@
  * escaped with inert() when it could pass for a ctxwrap line, so nothing stored can forge a
  * frame. The text is bounded by `maxChars`; hits that do not fit are counted as more.
  */
-import { formatCount } from '../format.js';
+
 import { commandText } from '../commands/describe-result.js';
+import { formatCount } from '../format.js';
 import { safeJson } from '../safe-json.js';
 import type { ResultMeta } from '../store/results.js';
 import { cleanLine } from '../summary/clean.js';
