@@ -1,31 +1,15 @@
 /**
  * The two halves of a run the agent's own shell makes (the in-shell hook): `allocateResult`
  * picks the id and the file before the command runs and records it as running;
- * `finishResult` (hidden subcommand `ctxwrap finish`) summarises the file the shell wrote,
- * completes the metadata and returns the command's exact exit status. A thin layer over the
- * store and the summary engine; the capture helper's finishResult seam may replace it.
+ * `finishShellResult` (hidden subcommand `ctxwrap _finish`) has capture's finishResult summarise
+ * the file the shell wrote and complete the metadata, and returns the command's exact exit status.
  */
-import { closeSync, readSync } from 'node:fs';
+import { finishResult } from '../capture/finish-result.js';
 import { resolveRunConfig } from '../config.js';
 import { formatBytes, formatCount } from '../format.js';
 import { newId } from '../store/ids.js';
-import {
-  lastRunOf,
-  openStoredOutput,
-  type ResultMeta,
-  readFingerprint,
-  readMeta,
-  resultPaths,
-  setLastRun,
-  writeAtomic,
-  writeFingerprint,
-  writeMeta,
-} from '../store/results.js';
+import { type ResultMeta, readMeta, resultPaths, writeAtomic, writeMeta } from '../store/results.js';
 import { ensureRunDir, openRunDir, runDirAt } from '../store/run-dir.js';
-import { Collector } from '../summary/collector.js';
-import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js';
-import { hintWords } from '../summary/salience.js';
-import { keepBytesFor } from '../summary/summarize.js';
 
 export interface Allocated {
   id: string;
@@ -78,13 +62,12 @@ export interface FinishOptions {
   print: (text: string) => void;
 }
 
-const CHUNK = 1 << 16;
-
 /**
- * Summarises the stored output of a run the agent's shell made and completes its metadata.
+ * Summarises the stored output of a run the agent's shell made and completes its metadata,
+ * through capture's finishResult (the file is read whole: the shell has already written it).
  * Returns the command's exit status whatever happens: an error costs the summary, never the status.
  */
-export function finishResult(opts: FinishOptions): number {
+export function finishShellResult(opts: FinishOptions): number {
   try {
     finish(opts);
   } catch (error) {
@@ -96,74 +79,34 @@ export function finishResult(opts: FinishOptions): number {
 function finish(opts: FinishOptions): void {
   const dir = openRunDir(opts.runDir);
   const meta = readMeta(dir, opts.id);
-  const paths = resultPaths(dir, opts.id);
-  const previousId = lastRunOf(dir, meta.cwd, meta.command);
-  const previous = previousId ? readFingerprint(dir, previousId) : undefined;
-  const collector = new Collector({
-    hints: hintWords(meta.command.slice(2)),
-    keepBytes: keepBytesFor(opts.budget),
-    ...(previous ? { previous } : {}),
-  });
-  let bytes = 0;
-  const fd = openStoredOutput(dir, opts.id);
-  try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, null);
-      if (n === 0) break;
-      collector.push(Buffer.from(buf.subarray(0, n)));
-      bytes += n;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  const collected = collector.end();
-  const durationMs = Math.max(0, Date.now() - Date.parse(meta.startedAt));
-  const facts: RunFacts = {
-    id: opts.id,
-    path: paths.output,
-    exitCode: opts.status,
-    durationMs,
-    ...(previousId ? { previousId } : {}),
-  };
-  const text =
-    opts.view === undefined
-      ? renderSummary(
-          buildSummary(collected, facts, {
-            budget: opts.budget,
-            tailRatio: opts.tailRatio,
-            inlineThreshold: opts.inlineThreshold,
-            redact: true,
-          }),
-        )
-      : `[ctxwrap ${opts.id}] the lines above are \`${opts.view}\` of ${formatCount(collected.lines)} lines (${formatBytes(bytes)}) · full output: ${paths.output} · ctxwrap read ${opts.id} --lines 1-200\n`;
-  Object.assign(meta, {
-    state: 'complete',
-    durationMs,
-    exitCode: opts.status,
+  const finished = finishResult({
+    dir,
+    meta,
+    ending: { exitCode: opts.status, reason: 'exit' },
     childExitCode: opts.status > 128 ? null : opts.status,
-    endReason: 'exit',
-    bytes,
-    lines: collected.lines,
-    binary: collected.binary,
-    summary: {
+    signal: null,
+    durationMs: Math.max(0, Date.now() - Date.parse(meta.startedAt)),
+    options: {
       budget: opts.budget,
       tailRatio: opts.tailRatio,
       inlineThreshold: opts.inlineThreshold,
       redact: true,
-      ...(previousId ? { previousId } : {}),
     },
-    summaryBytes: Buffer.byteLength(text),
-  } satisfies Partial<ResultMeta>);
-  if (collected.keyRanges.length > 0) meta.keyRanges = collected.keyRanges;
-  writeAtomic(paths.summary, text);
-  writeFingerprint(dir, opts.id, collected.fingerprint);
-  writeMeta(dir, meta);
-  setLastRun(dir, meta.cwd, meta.command, opts.id);
+  });
+  let text = finished.text;
+  if (opts.view !== undefined) {
+    // The agent saw the lines through its own filter: the record holds the one line it was shown.
+    const done = finished.meta;
+    text = `[ctxwrap ${opts.id}] the lines above are \`${opts.view}\` of ${formatCount(done.lines ?? 0)} lines (${formatBytes(done.bytes ?? 0)}) · full output: ${resultPaths(dir, opts.id).output} · ctxwrap read ${opts.id} --lines 1-200\n`;
+    done.summaryBytes = Buffer.byteLength(text);
+    writeAtomic(resultPaths(dir, opts.id).summary, text);
+    writeMeta(dir, done);
+  }
+  if (finished.storeErrors.length > 0) throw new Error(finished.storeErrors.join('; '));
   opts.print(text);
 }
 
-/** `ctxwrap _finish <id> <status> [--run-dir DIR] [--view FILTER]`: the command line's plain options to `finishResult`. */
+/** `ctxwrap _finish <id> <status> [--run-dir DIR] [--view FILTER]`: the command line's plain options to `finishShellResult`. */
 export function finishCommand(opts: {
   id: string;
   status: string;
@@ -181,7 +124,7 @@ export function finishCommand(opts: {
     opts.print(`[ctxwrap: ${(error as Error).message}; defaults used]\n`);
     config = resolveRunConfig(opts.runDir !== undefined ? { runDir: opts.runDir } : {}, {});
   }
-  return finishResult({
+  return finishShellResult({
     runDir: config.runDir,
     id: opts.id,
     status,
