@@ -7,6 +7,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
+  childPids,
   cleanEnv,
   ctxwrap,
   onlyId,
@@ -93,6 +94,10 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
       // Long enough to be still running when the signal comes, however loaded the machine.
       const child = ctxwrap(['-c', 'sleep 20; echo never'], { runDir, forceKillAfterDelay: false });
       await waitFor(() => storedIds(runDir).length === 1);
+      // Once the shell has started `sleep`: a signal forwarded before the shell forks reaches the
+      // shell alone, which waits for its child (the kill grace then ends it with SIGKILL).
+      const pid = child.pid as number;
+      await waitFor(() => childPids(pid).some((shell) => childPids(shell).length > 0), 30_000);
       child.kill(signal);
       const r = await child;
       expect(r.exitCode).toBe(128 + NUMBER[signal]);
