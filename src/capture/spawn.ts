@@ -77,6 +77,9 @@ export function signalNumber(signal: NodeJS.Signals): number {
   return (constants.signals as Record<string, number>)[signal] ?? 0;
 }
 
+/** When, after a forwarded signal, the command's tree is looked at again for new processes. */
+const CHASE_MS = [20, 100, 300];
+
 export function capture(req: CaptureRequest): Promise<CaptureResult> {
   const started = process.hrtime.bigint();
   const relay = typeof req.stdin === 'object' ? req.stdin : undefined;
@@ -110,6 +113,9 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       if (child.pid === undefined) return;
       const now = look();
       remember(signal ? signalAll(now, signal) : now);
+      // A process the command starts just after the signal (a shell forking its next command)
+      // was not in the tree yet: it gets the signal too, from a few later looks.
+      if (signal) for (const ms of CHASE_MS) setTimeout(() => chase(signal), ms).unref();
       if (!killTimer) {
         killTimer = setTimeout(() => {
           killed = true;
@@ -117,6 +123,17 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
         }, req.killGraceMs);
         killTimer.unref();
       }
+    };
+    /** Signals the command's processes that appeared since the tree was last looked at. */
+    const chase = (signal: NodeJS.Signals) => {
+      if (settled || killed) return;
+      const seen = new Set(tree.map((p) => p.pid));
+      remember(
+        signalAll(
+          look().filter((p) => !seen.has(p.pid)),
+          signal,
+        ),
+      );
     };
     /** True while a process of the command's tree (other than the command itself) is left. */
     const treeAlive = () => tree.some((p) => p.pid !== child.pid && isAlive(p));
