@@ -131,16 +131,7 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
           const w = packed - i * 64;
           newlines += countNewlines(view, at, i);
           at = i;
-          const line = newlines + 1;
-          const block = Math.floor((line - 1) / BLOCK);
-          const wins = out.windows[w]!;
-          // The block belongs to the windows starting at block - 1 and at block.
-          if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
-          if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
-          if (kept[w]! < MAX_KEPT) {
-            kept[w]!++;
-            out.matches.push({ word: w, offset: pos + i, line });
-          }
+          note(out, kept, w, pos + i, newlines + 1);
         }
         newlines += countNewlines(view, at, limit);
       } else if (counting) {
