@@ -161,7 +161,7 @@ function note(out: Scanned, kept: number[], w: number, offset: number, line: num
 }
 
 /**
- * The same scan done by grep (`grep -aobnHF` with every form of every literal: one pass in C
+ * The same scan done by grep (`grep -aobnHFi`, keeping the matches that are forms of a literal: one pass in C
  * over each output, line numbers and byte offsets included), two processes over halves of the
  * outputs so that both cores work. Resolves undefined when grep cannot be run (the caller
  * falls back on scanFile). Binary is not decided here: see isBinaryOutput.
@@ -178,21 +178,27 @@ export async function scanWithGrep(
     bytes: 0,
   }));
   const kept = names.map(() => literals.map(() => 0));
-  const index = new Map(names.map((n, i) => [n, i]));
-  const byForm = new Map<string, number>();
-  literals.forEach((forms, w) => {
-    for (const f of forms) if (!byForm.has(f.toString('latin1'))) byForm.set(f.toString('latin1'), w);
+  const forms: { bytes: Buffer; word: number }[] = [];
+  literals.forEach((list, w) => {
+    for (const f of list) if (!forms.some((x) => x.bytes.equals(f))) forms.push({ bytes: f, word: w });
   });
-  const patterns = [...byForm.keys()].flatMap((f) => ['-e', f]);
+  // grep -i (ASCII case folding in the C locale) looks for one pattern where the forms are
+  // several: GNU grep's search for a set of literals is 2-4x slower than its search for one,
+  // folded. A match in another mix of case (`eRRor`) is not a form and is dropped.
+  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('latin1'))))].flatMap((f) => [
+    '-e',
+    f,
+  ]);
   if (names.length === 0 || patterns.length === 0) return out;
   const half = Math.ceil(names.length / 2);
-  const groups = names.length > 8 ? [names.slice(0, half), names.slice(half)] : [names];
-  const runs = groups.map(
-    (group) =>
+  const groups = names.length > 8 ? [0, half, names.length] : [0, names.length];
+  const runs = groups.slice(1).map(
+    (to, g) =>
       new Promise<boolean>((resolve) => {
+        const from = groups[g]!;
         let child: ReturnType<typeof spawn>;
         try {
-          child = spawn('grep', ['-aobnHF', ...patterns, '--', ...group], {
+          child = spawn('grep', ['-aobnHFi', ...patterns, '--', ...names.slice(from, to)], {
             cwd,
             env: { ...process.env, LC_ALL: 'C' },
             stdio: ['ignore', 'pipe', 'ignore'],
@@ -201,25 +207,10 @@ export async function scanWithGrep(
           resolve(false);
           return;
         }
-        let rest = '';
-        child.stdout!.setEncoding('latin1');
-        child.stdout!.on('data', (data: string) => {
-          const text = rest + data;
-          let start = 0;
-          for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-            const a = text.indexOf(':', start);
-            const b = text.indexOf(':', a + 1);
-            const c = text.indexOf(':', b + 1);
-            if (a !== -1 && c !== -1 && c < nl) {
-              const f = index.get(text.slice(start, a));
-              const w = byForm.get(text.slice(c + 1, nl));
-              if (f !== undefined && w !== undefined)
-                note(out[f]!, kept[f]!, w, Number(text.slice(b + 1, c)), Number(text.slice(a + 1, b)));
-            }
-            start = nl + 1;
-          }
-          rest = text.slice(start);
-        });
+        const parse = grepParser(names, from, to, forms, (f, w, offset, line) =>
+          note(out[f]!, kept[f]!, w, offset, line),
+        );
+        child.stdout!.on('data', parse);
         child.on('error', () => resolve(false));
         child.on('close', (code) => resolve(code === 0 || code === 1));
       }),
@@ -235,6 +226,75 @@ export async function scanWithGrep(
   });
   return out;
 }
+
+/**
+ * A reader of `grep -obnH` output (`name:line:offset:match` per line) over the outputs
+ * `names[from, to)`, which grep reports in that order: works on the bytes as they come, with no
+ * string made per match (a common word has tens of thousands).
+ */
+function grepParser(
+  names: string[],
+  from: number,
+  to: number,
+  forms: { bytes: Buffer; word: number }[],
+  found: (file: number, word: number, offset: number, line: number) => void,
+): (chunk: Buffer) => void {
+  const named = names.map((n) => Buffer.from(n, 'latin1'));
+  let file = from;
+  let rest: Buffer | undefined;
+  const same = (x: Buffer, buf: Buffer, a: number, b: number) => {
+    if (x.length !== b - a) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== buf[a + i]) return false;
+    return true;
+  };
+  const number = (buf: Buffer, a: number, b: number) => {
+    let n = 0;
+    for (let i = a; i < b; i++) n = n * 10 + buf[i]! - 48;
+    return n;
+  };
+  // One line, `buf[start, nl)`.
+  const line = (buf: Buffer, start: number, nl: number) => {
+    const a = buf.indexOf(58, start);
+    const b = a === -1 ? -1 : buf.indexOf(58, a + 1);
+    const c = b === -1 ? -1 : buf.indexOf(58, b + 1);
+    if (c === -1 || c > nl) return;
+    if (!same(named[file]!, buf, start, a)) {
+      let f = file + 1;
+      while (f < to && !same(named[f]!, buf, start, a)) f++;
+      if (f === to) return;
+      file = f;
+    }
+    for (const form of forms) {
+      if (same(form.bytes, buf, c + 1, nl)) {
+        found(file, form.word, number(buf, b + 1, c), number(buf, a + 1, b));
+        return;
+      }
+    }
+  };
+  return (chunk: Buffer) => {
+    let start = 0;
+    if (rest) {
+      // The line cut at the end of the previous chunk, completed.
+      const nl = chunk.indexOf(10);
+      if (nl === -1) {
+        rest = Buffer.concat([rest, chunk]);
+        return;
+      }
+      const whole = Buffer.concat([rest, chunk.subarray(0, nl + 1)]);
+      line(whole, 0, whole.length - 1);
+      rest = undefined;
+      start = nl + 1;
+    }
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      line(chunk, start, nl);
+      start = nl + 1;
+    }
+    if (start < chunk.length) rest = Buffer.from(chunk.subarray(start));
+  };
+}
+
+/** Lowercases ASCII letters only (what grep -i folds in the C locale). */
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /** Binary decided on the content of the output at `path` (its first SNIFF_BYTES). */
 export function isBinaryOutput(path: string): boolean {
