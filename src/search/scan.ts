@@ -30,6 +30,8 @@ export interface Scanned {
   matches: Match[];
   /** Per literal: the windows (see windowsOf) that hold it, each once, ascending. */
   windows: number[][];
+  /** Per literal, beside `windows`: how many matches each of those windows holds. */
+  counts: number[][];
   /** Lines in the output when they were counted (an output with a match), else undefined. */
   lines?: number;
   bytes: number;
@@ -80,7 +82,7 @@ const spare = () => {
 
 /** Scans one output for `literals` (each with its forms, see formsOf). */
 export function scanFile(path: string, literals: Buffer[][]): Scanned {
-  const out: Scanned = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
+  const out = emptyScan(literals.length);
   const longest = Math.max(1, ...literals.flat().map((f) => f.length));
   const kept = literals.map(() => 0);
   let fd: number;
@@ -152,13 +154,31 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
 function note(out: Scanned, kept: number[], w: number, offset: number, line: number): void {
   const block = Math.floor((line - 1) / BLOCK);
   const wins = out.windows[w]!;
-  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
-  if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
+  const counts = out.counts[w]!;
+  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) {
+    wins.push(block - 1);
+    counts.push(0);
+  }
+  if (wins.length === 0 || wins[wins.length - 1]! < block) {
+    wins.push(block);
+    counts.push(0);
+  }
+  // The match is in the window starting at its block and in the one before.
+  counts[counts.length - 1]!++;
+  if (block > 0) counts[counts.length - 2]!++;
   if (kept[w]! < MAX_KEPT) {
     kept[w]!++;
     out.matches.push({ word: w, offset, line });
   }
 }
+
+const emptyScan = (literals: number): Scanned => ({
+  binary: false,
+  matches: [],
+  windows: Array.from({ length: literals }, () => []),
+  counts: Array.from({ length: literals }, () => []),
+  bytes: 0,
+});
 
 /**
  * The same scan done by grep (`grep -aobnHFi`, keeping the matches that are forms of a literal: one pass in C
@@ -171,12 +191,7 @@ export async function scanWithGrep(
   names: string[],
   literals: Buffer[][],
 ): Promise<Scanned[] | undefined> {
-  const out: Scanned[] = names.map(() => ({
-    binary: false,
-    matches: [],
-    windows: literals.map(() => []),
-    bytes: 0,
-  }));
+  const out: Scanned[] = names.map(() => emptyScan(literals.length));
   const kept = names.map(() => literals.map(() => 0));
   const forms: { bytes: Buffer; word: number }[] = [];
   literals.forEach((list, w) => {
@@ -221,7 +236,7 @@ export async function scanWithGrep(
     try {
       out[i]!.bytes = statSync(`${cwd}/${name}`).size;
     } catch {
-      out[i] = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
+      out[i] = emptyScan(literals.length);
     }
   });
   return out;

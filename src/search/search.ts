@@ -13,11 +13,19 @@ import { snippetRange } from './chunk.js';
 import { type Anchor, type Piece, readAround, withFile } from './lines.js';
 import type { Doc, Word } from './rank.js';
 import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
-import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
+import { BLOCK, formsOf, isBinaryOutput, MAX_KEPT, type Scanned, scanFile, scanWithGrep } from './scan.js';
 import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
 
-/** Windows read back and ranked by minisearch. */
+/** Most windows read back and ranked by minisearch. */
 export const MAX_CANDIDATES = 300;
+/**
+ * Windows ranked for `limit` hits: the scan's counts already order them (query words held,
+ * rare words first, matches per window), so minisearch needs only the best few dozen to choose
+ * the hits among (re-runs of one command collapse, so a hit may use up several).
+ */
+export const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(64, 16 * limit));
+/** Matches per window at which a word's count in the pre-ranking is half its weight. */
+const SATURATION = 1.2;
 /** Score a query word found in a result's note adds to its hits. */
 const NOTE_SCORE = 2;
 
@@ -76,6 +84,28 @@ export interface SearchOptions {
   scan?: 'grep' | 'js';
   /** How a result's command is named (hits of re-runs of one command collapse). */
   commandOf: (entry: Entry) => string;
+  /** A scan started before the entries were listed (see startScan); the others are scanned in JS. */
+  scanned?: EarlyScan;
+}
+
+/** A grep scan of some outputs, started early (it runs while the metadata is read). */
+export interface EarlyScan {
+  ids: string[];
+  /** Per id; undefined when grep could not run (then every output is scanned in JS). */
+  scans: Promise<Scanned[] | undefined>;
+}
+
+/** Starts the grep scan of the outputs of `ids` for `terms` (see search's `scanned`). */
+export function startScan(dir: RunDir, ids: string[], terms: QueryTerm[]): EarlyScan {
+  const forms = literalsOf(terms).map((l) => formsOf(l));
+  return {
+    ids,
+    scans: scanWithGrep(
+      dir.results,
+      ids.map((id) => `${id}.txt`),
+      forms,
+    ),
+  };
 }
 
 interface Source {
@@ -141,14 +171,17 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   const literals = literalsOf(opts.terms);
   const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
   const forms = literals.map((l) => formsOf(l));
-  const scans =
-    (opts.scan === 'js'
-      ? undefined
-      : await scanWithGrep(
-          dir.results,
-          paths.map((p) => basename(p)),
-          forms,
-        )) ?? paths.map((p) => scanFile(p, forms));
+  const early = opts.scanned ? await opts.scanned.scans : undefined;
+  const at = new Map(opts.scanned?.ids.map((id, i) => [id, i]));
+  const scans = early
+    ? entries.map((e, i) => (at.has(e.meta.id) ? early[at.get(e.meta.id)!]! : scanFile(paths[i]!, forms)))
+    : ((opts.scan === 'js' || opts.scanned
+        ? undefined
+        : await scanWithGrep(
+            dir.results,
+            paths.map((p) => basename(p)),
+            forms,
+          )) ?? paths.map((p) => scanFile(p, forms)));
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
   const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
@@ -186,14 +219,15 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   }
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
   // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
-  let candidates = pickCandidates(sources, column, weight);
+  const k = candidatesFor(opts.limit);
+  let { candidates, matched } = pickCandidates(sources, column, weight, k);
   let binary = false;
   for (const src of new Set(candidates.map((c) => c.src))) {
     if (sources[src]!.scan.binary || !isBinaryOutput(sources[src]!.path)) continue;
     sources[src]!.scan.binary = true;
     binary = true;
   }
-  if (binary) candidates = pickCandidates(sources, column, weight);
+  if (binary) ({ candidates, matched } = pickCandidates(sources, column, weight, k));
   readPieces(sources, candidates);
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
   // Words found nowhere may be typos of words in the candidate windows: near spellings there
@@ -242,19 +276,31 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
       sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
       a.window - b.window,
   );
-  return { ...none, absent, fuzzy, ...pickHits(sources, ranked, words, opts, coverage, full) };
+  return { ...none, absent, fuzzy, ...pickHits(sources, ranked, matched, words, opts, coverage, full) };
+}
+
+/** Per source: every window the scan found holding a query word, ascending, with its word mask. */
+interface Matched {
+  windows: number[];
+  masks: number[];
 }
 
 /**
- * The windows worth ranking: those holding the most query words, rare words first, newer
- * results first (at most MAX_CANDIDATES), from the scan's complete window lists; each with the
- * matches the scan kept inside it, to read it back from.
+ * The windows worth ranking: those holding the most query words, rare words and many matches
+ * first, newer results first (at most `k`), from the scan's complete window lists; each with
+ * the matches the scan kept inside it, to read it back from. Also every matched window per
+ * source (to count the hits not shown).
  */
-function pickCandidates(sources: Source[], column: number[], weight: number[]): Candidate[] {
+function pickCandidates(
+  sources: Source[],
+  column: number[],
+  weight: number[],
+  k: number,
+): { candidates: Candidate[]; matched: Map<number, Matched> } {
   const src: number[] = [];
   const win: number[] = [];
-  const masks: number[] = [];
   const key: number[] = [];
+  const matched = new Map<number, Matched>();
   const recency = sources
     .map((_, i) => i)
     .sort((a, b) => sources[a]!.entry.startedMs - sources[b]!.entry.startedMs);
@@ -264,48 +310,85 @@ function pickCandidates(sources: Source[], column: number[], weight: number[]): 
   });
   sources.forEach((s, i) => {
     if (s.scan.binary) return;
-    const mask = new Map<number, number>();
-    column.forEach((c, w) => {
-      for (const x of s.scan.windows[c] ?? []) mask.set(x, (mask.get(x) ?? 0) | (1 << w));
+    // Windows past the last match the scan kept of every word in them cannot be read back.
+    const lastKept = column.map((c) => {
+      let n = 0;
+      let last = 0;
+      for (const m of s.scan.matches) if (m.word === c && ++n >= MAX_KEPT) last = m.line;
+      return n >= MAX_KEPT ? last : Number.POSITIVE_INFINITY;
     });
-    for (const [x, m] of mask) {
+    // The words' window lists (ascending) merged: each window once, with its mask and pre-score.
+    const lists = column.map((c) => ({
+      wins: s.scan.windows[c] ?? [],
+      counts: s.scan.counts[c] ?? [],
+      at: 0,
+    }));
+    const windows: number[] = [];
+    const masks: number[] = [];
+    for (;;) {
+      let x = Number.POSITIVE_INFINITY;
+      for (const l of lists) if (l.at < l.wins.length && l.wins[l.at]! < x) x = l.wins[l.at]!;
+      if (x === Number.POSITIVE_INFINITY) break;
+      let m = 0;
       let pre = 0;
-      for (let w = 0; w < column.length; w++) if (m & (1 << w)) pre += weight[w]!;
+      let readable = false;
+      lists.forEach((l, w) => {
+        if (l.wins[l.at] !== x) return;
+        const n = l.counts[l.at++]!;
+        m |= 1 << w;
+        pre += (weight[w]! * n) / (n + SATURATION);
+        // Windows past the last match the scan kept of every word in them cannot be read back.
+        if (x * BLOCK + 1 <= lastKept[w]!) readable = true;
+      });
+      windows.push(x);
+      masks.push(m);
+      if (!readable) continue;
       src.push(i);
       win.push(x);
-      masks.push(m);
       key.push(bits(m) * 1e4 + pre);
     }
+    if (windows.length > 0) matched.set(i, { windows, masks });
   });
-  const order = Array.from(key, (_, k) => k).sort(
-    (a, b) => key[b]! - key[a]! || rank[src[b]!]! - rank[src[a]!]! || win[a]! - win[b]!,
-  );
-  const chosen = new Map<string, Candidate>();
-  for (const k of order) {
-    if (chosen.size === MAX_CANDIDATES) break;
-    chosen.set(`${src[k]} ${win[k]}`, {
-      src: src[k]!,
-      window: win[k]!,
+  // The best k: every window above the k-th key, then the ties newest first, earliest window first.
+  let chosen: number[];
+  if (key.length <= k) chosen = key.map((_, j) => j);
+  else {
+    const sorted = Float64Array.from(key).sort().reverse();
+    const t = sorted[k - 1]!;
+    chosen = [];
+    const ties: number[] = [];
+    key.forEach((v, j) => {
+      if (v > t) chosen.push(j);
+      else if (v === t) ties.push(j);
+    });
+    const tie = (j: number) => rank[src[j]!]! * 2 ** 31 + (2 ** 31 - 1 - win[j]!);
+    ties.sort((a, b) => tie(b) - tie(a));
+    chosen.push(...ties.slice(0, k - chosen.length));
+  }
+  const byWindow = new Map<string, Candidate>();
+  for (const j of chosen)
+    byWindow.set(`${src[j]} ${win[j]}`, {
+      src: src[j]!,
+      window: win[j]!,
       anchors: [],
       mask: 0,
-      pre: key[k]!,
+      pre: key[j]!,
       score: 0,
       pieces: [],
       terms: new Set(),
     });
-  }
   const wordOf = new Map(column.map((c, w) => [c, w]));
-  const bySrc = new Set([...chosen.values()].map((c) => c.src));
+  const bySrc = new Set(chosen.map((j) => src[j]!));
   for (const i of bySrc) {
     for (const m of sources[i]!.scan.matches) {
       if (!wordOf.has(m.word)) continue;
       for (const x of windowsOfLine(m.line)) {
-        const c = chosen.get(`${i} ${x}`);
+        const c = byWindow.get(`${i} ${x}`);
         if (c && c.anchors.length < 16) c.anchors.push(m);
       }
     }
   }
-  return [...chosen.values()].filter((c) => c.anchors.length > 0);
+  return { candidates: [...byWindow.values()].filter((c) => c.anchors.length > 0), matched };
 }
 
 function readPieces(sources: Source[], candidates: Candidate[]): void {
@@ -339,6 +422,7 @@ function lineMatches(text: string, terms: Set<string>, near: readonly string[]):
 function pickHits(
   sources: Source[],
   ranked: Candidate[],
+  matched: Map<number, Matched>,
   words: Word[],
   opts: SearchOptions,
   coverage: (mask: number) => number,
@@ -379,24 +463,25 @@ function pickHits(
     byKey.set(key, { hit, runs: new Set([entry]) });
     hits.push(hit);
   }
-  // The rest: matched windows sharing no block with a hit, counted without overlapping each other.
+  // The rest: every window the scan found, sharing no block with a hit, counted without
+  // overlapping each other; and the results found by their note alone.
   let more = 0;
   let moreWithAll = 0;
-  const bySrc = new Map<number, Candidate[]>();
-  for (const c of ranked) bySrc.set(c.src, [...(bySrc.get(c.src) ?? []), c]);
-  for (const [src, list] of bySrc) {
+  for (const [src, { windows, masks }] of matched) {
     const t = taken.get(src);
     let last = -3;
-    for (const c of list.sort((a, b) => a.window - b.window)) {
-      if (t && (t.has(c.window) || t.has(c.window + 1))) continue;
-      if (c.window > last + 1 || c.window < 0) {
-        more++;
-        if (coverage(c.mask) >= full) moreWithAll++;
-        last = c.window;
-      }
-    }
+    windows.forEach((x, j) => {
+      if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) return;
+      more++;
+      if (coverage(masks[j]!) >= full) moreWithAll++;
+      last = x;
+    });
   }
-  // Windows beyond the candidates: counted from the scan, roughly (every other window).
+  for (const c of ranked) {
+    if (c.window >= 0 || taken.has(c.src) || matched.has(c.src)) continue;
+    more++;
+    if (coverage(c.mask) >= full) moreWithAll++;
+  }
   return {
     hits: hits.map((h) => finished(h, opts)),
     more: hits.length === 0 ? 0 : more,
