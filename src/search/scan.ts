@@ -12,7 +12,7 @@ import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
-export const MAX_KEPT = 200;
+export const MAX_KEPT = 64;
 
 export interface Match {
   /** Index of the literal in the list scanned for. */

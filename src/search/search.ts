@@ -23,7 +23,12 @@ export const MAX_CANDIDATES = 300;
  * rare words first, matches per window), so minisearch needs only the best few dozen to choose
  * the hits among (re-runs of one command collapse, so a hit may use up several).
  */
-export const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(64, 16 * limit));
+export const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(40, 10 * limit));
+/**
+ * Bytes read on each side of a match to rank its window: an 8-line window of ordinary lines is
+ * well inside; a hit's lines are read again in full (AROUND) when it is shown.
+ */
+const RANK_AROUND = 2048;
 /** Matches per window at which a word's count in the pre-ranking is half its weight. */
 const SATURATION = 1.2;
 /** Score a query word found in a result's note adds to its hits. */
@@ -282,7 +287,8 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
 /** Per source: every window the scan found holding a query word, ascending, with its word mask. */
 interface Matched {
   windows: number[];
-  masks: number[];
+  /** Absent for a query of one word. */
+  masks?: number[];
 }
 
 /**
@@ -318,28 +324,40 @@ function pickCandidates(
       return n >= MAX_KEPT ? last : Number.POSITIVE_INFINITY;
     });
     // The words' window lists (ascending) merged: each window once, with its mask and pre-score.
-    const lists = column.map((c) => ({
-      wins: s.scan.windows[c] ?? [],
-      counts: s.scan.counts[c] ?? [],
-      at: 0,
-    }));
+    const lists = column.map((c) => s.scan.windows[c] ?? []);
+    const counts = column.map((c) => s.scan.counts[c] ?? []);
+    if (lists.length === 1) {
+      // One word: its list as it is (a common word has 10^5 windows).
+      const [wins, n] = [lists[0]!, counts[0]!];
+      for (let j = 0; j < wins.length && wins[j]! * BLOCK + 1 <= lastKept[0]!; j++) {
+        src.push(i);
+        win.push(wins[j]!);
+        key.push(1e4 + (weight[0]! * n[j]!) / (n[j]! + SATURATION));
+      }
+      if (wins.length > 0) matched.set(i, { windows: wins });
+      return;
+    }
+    const at = column.map(() => 0);
     const windows: number[] = [];
     const masks: number[] = [];
     for (;;) {
       let x = Number.POSITIVE_INFINITY;
-      for (const l of lists) if (l.at < l.wins.length && l.wins[l.at]! < x) x = l.wins[l.at]!;
+      for (let w = 0; w < lists.length; w++) {
+        const next = lists[w]![at[w]!];
+        if (next !== undefined && next < x) x = next;
+      }
       if (x === Number.POSITIVE_INFINITY) break;
       let m = 0;
       let pre = 0;
       let readable = false;
-      lists.forEach((l, w) => {
-        if (l.wins[l.at] !== x) return;
-        const n = l.counts[l.at++]!;
+      for (let w = 0; w < lists.length; w++) {
+        if (lists[w]![at[w]!] !== x) continue;
+        const n = counts[w]![at[w]!++]!;
         m |= 1 << w;
         pre += (weight[w]! * n) / (n + SATURATION);
         // Windows past the last match the scan kept of every word in them cannot be read back.
         if (x * BLOCK + 1 <= lastKept[w]!) readable = true;
-      });
+      }
       windows.push(x);
       masks.push(m);
       if (!readable) continue;
@@ -361,9 +379,13 @@ function pickCandidates(
       if (v > t) chosen.push(j);
       else if (v === t) ties.push(j);
     });
-    const tie = (j: number) => rank[src[j]!]! * 2 ** 31 + (2 ** 31 - 1 - win[j]!);
-    ties.sort((a, b) => tie(b) - tie(a));
-    chosen.push(...ties.slice(0, k - chosen.length));
+    // Among the ties, the best `room` (a native sort of numbers: there may be 10^5 ties).
+    const room = k - chosen.length;
+    const tie = Float64Array.from(ties, (j) => rank[src[j]!]! * 2 ** 31 + (2 ** 31 - 1 - win[j]!));
+    const least = Float64Array.from(tie).sort()[tie.length - room]!;
+    ties.forEach((j, n) => {
+      if (tie[n]! >= least) chosen.push(j);
+    });
   }
   const byWindow = new Map<string, Candidate>();
   for (const j of chosen)
@@ -399,7 +421,7 @@ function readPieces(sources: Source[], candidates: Candidate[]): void {
       withFile(sources[i]!.path, (fd) => {
         for (const c of list) {
           const { first, last } = windowLines(c.window);
-          c.pieces = readAround(fd, c.anchors, first, last);
+          c.pieces = readAround(fd, c.anchors, first, last, false, RANK_AROUND);
         }
       });
     } catch {
@@ -473,7 +495,7 @@ function pickHits(
     windows.forEach((x, j) => {
       if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) return;
       more++;
-      if (coverage(masks[j]!) >= full) moreWithAll++;
+      if (coverage(masks ? masks[j]! : 1) >= full) moreWithAll++;
       last = x;
     });
   }
