@@ -28,7 +28,7 @@ export const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.ma
  * Bytes read on each side of a match to rank its window: an 8-line window of ordinary lines is
  * well inside; a hit's lines are read again in full (AROUND) when it is shown.
  */
-const RANK_AROUND = 2048;
+const RANK_AROUND = 1024;
 /** Matches per window at which a word's count in the pre-ranking is half its weight. */
 const SATURATION = 1.2;
 /** Score a query word found in a result's note adds to its hits. */
