@@ -246,8 +246,12 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   }
   const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
   // minisearch is loaded only when there is something to rank.
-  const { rankWindows } = await import('./rank.js');
-  for (const r of rankWindows(docs, words, { windows, bytes })) {
+  const { rankWindows, termsOf } = await import('./rank.js');
+  // Each distinct line is tokenized once, to rank it and to find the lines of a hit that match.
+  const cache = new Map<string, string[]>();
+  const labels = words.map((w) => w.label);
+  const lineTerms: LineTerms = (line) => termsOf([line], labels, cache);
+  for (const r of rankWindows(docs, words, { windows, bytes }, cache)) {
     const c = candidates[r.id]!;
     c.score = r.score;
     c.mask = r.mask;
@@ -281,7 +285,12 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
       sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
       a.window - b.window,
   );
-  return { ...none, absent, fuzzy, ...pickHits(sources, ranked, matched, words, opts, coverage, full) };
+  return {
+    ...none,
+    absent,
+    fuzzy,
+    ...pickHits(sources, ranked, matched, words, opts, coverage, full, lineTerms),
+  };
 }
 
 /** Per source: every window the scan found holding a query word, ascending, with its word mask. */
@@ -430,15 +439,19 @@ function readPieces(sources: Source[], candidates: Candidate[]): void {
   }
 }
 
+/** The terms of one line as ranked (its tokens, and markers of query words inside tokens). */
+type LineTerms = (line: string) => readonly string[];
+
 /** True when a line holds one of the terms that matched. */
-function lineMatches(text: string, terms: Set<string>, near: readonly string[]): boolean {
+function lineMatches(
+  text: string,
+  terms: Set<string>,
+  near: readonly string[],
+  lineTerms: LineTerms,
+): boolean {
   const lower = cleanLine(text).toLowerCase();
   for (const t of terms) if (t.startsWith('~') && lower.includes(t.slice(1))) return true;
-  let hit = false;
-  tokenizeLine(cleanLine(text), (t) => {
-    if (!hit && (terms.has(t) || near.includes(t))) hit = true;
-  });
-  return hit;
+  return lineTerms(text).some((t) => terms.has(t) || near.includes(t));
 }
 
 function pickHits(
@@ -449,6 +462,7 @@ function pickHits(
   opts: SearchOptions,
   coverage: (mask: number) => number,
   full: number,
+  lineTerms: LineTerms,
 ): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
   const taken = new Map<number, Set<number>>();
   const hits: Hit[] = [];
@@ -457,7 +471,7 @@ function pickHits(
   // The same matching lines under the same command: one hit, however many runs hold them.
   const keyOf = (c: Candidate) =>
     `${opts.commandOf(sources[c.src]!.entry)}\n${c.pieces
-      .filter((p) => lineMatches(p.text, c.terms, near))
+      .filter((p) => lineMatches(p.text, c.terms, near, lineTerms))
       .map((p) => cleanLine(p.text))
       .join('\n')}`;
   for (const c of ranked) {
@@ -472,13 +486,13 @@ function pickHits(
       same.runs.add(entry);
       same.hit.runs = same.runs.size;
       if (entry.startedMs > same.hit.entry.startedMs) {
-        const newer = hitOf(sources[c.src]!, c, words, near, []);
+        const newer = hitOf(sources[c.src]!, c, words, near, [], lineTerms);
         if (newer) Object.assign(same.hit, { ...newer, runs: same.runs.size });
       }
       continue;
     }
     if (hits.length >= opts.limit) continue;
-    const hit = hitOf(sources[c.src]!, c, words, near, hits);
+    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineTerms);
     if (!hit) continue;
     t.add(c.window).add(c.window + 1);
     taken.set(c.src, t);
@@ -512,7 +526,14 @@ function pickHits(
 }
 
 /** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
-function hitOf(s: Source, c: Candidate, words: Word[], near: string[], earlier: Hit[]): Hit | undefined {
+function hitOf(
+  s: Source,
+  c: Candidate,
+  words: Word[],
+  near: string[],
+  earlier: Hit[],
+  lineTerms: LineTerms,
+): Hit | undefined {
   const base = {
     entry: s.entry,
     score: c.score,
@@ -527,7 +548,7 @@ function hitOf(s: Source, c: Candidate, words: Word[], near: string[], earlier: 
     ],
   };
   if (c.window < 0) return { ...base, lines: [] };
-  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near)).map((p) => p.n);
+  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near, lineTerms)).map((p) => p.n);
   if (matching.length === 0) return undefined;
   const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
   const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
