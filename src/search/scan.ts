@@ -13,6 +13,11 @@ import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
 export const MAX_KEPT = 64;
+/**
+ * Matches kept per output beyond those, in windows that hold two or more matches (the windows
+ * ranked first, wherever they are in the output).
+ */
+export const MAX_DENSE = 64;
 
 export interface Match {
   /** Index of the literal in the list scanned for. */
@@ -26,7 +31,7 @@ export interface Match {
 export interface Scanned {
   /** True when the content looks like binary data (not searched). */
   binary: boolean;
-  /** Matches in output order, at most MAX_KEPT per word. */
+  /** Matches in output order: the first MAX_KEPT per word, then some in dense windows (MAX_DENSE). */
   matches: Match[];
   /** Per literal: the windows (see windowsOf) that hold it, each once, ascending. */
   windows: number[][];
@@ -84,7 +89,7 @@ const spare = () => {
 export function scanFile(path: string, literals: Buffer[][]): Scanned {
   const out = emptyScan(literals.length);
   const longest = Math.max(1, ...literals.flat().map((f) => f.length));
-  const kept = literals.map(() => 0);
+  const kept = keeper(literals.length);
   let fd: number;
   try {
     fd = openFileForRead(path);
@@ -151,7 +156,7 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
 }
 
 /** Records one match found at `offset` on 1-based `line` of literal `w` into `out`. */
-function note(out: Scanned, kept: number[], w: number, offset: number, line: number): void {
+function note(out: Scanned, kept: Keeper, w: number, offset: number, line: number): void {
   const block = Math.floor((line - 1) / BLOCK);
   const wins = out.windows[w]!;
   const counts = out.counts[w]!;
@@ -166,11 +171,45 @@ function note(out: Scanned, kept: number[], w: number, offset: number, line: num
   // The match is in the window starting at its block and in the one before.
   counts[counts.length - 1]!++;
   if (block > 0) counts[counts.length - 2]!++;
-  if (kept[w]! < MAX_KEPT) {
-    kept[w]!++;
-    out.matches.push({ word: w, offset, line });
+  const match = { word: w, offset, line };
+  if (kept.perWord[w]! < MAX_KEPT) {
+    kept.perWord[w]!++;
+    out.matches.push(match);
+    return;
   }
+  // Past those: the matches of windows holding two or more (a window spans this block and the one before).
+  if (kept.dense >= MAX_DENSE) return;
+  if (kept.denseBlock >= block - 1) {
+    kept.dense++;
+    kept.denseBlock = block;
+    out.matches.push(match);
+    return;
+  }
+  kept.pending = kept.pending.filter((m) => Math.floor((m.line - 1) / BLOCK) >= block - 1);
+  kept.pending.push(match);
+  if (kept.pending.length < 2) return;
+  for (const m of kept.pending.slice(0, MAX_DENSE - kept.dense)) out.matches.push(m);
+  kept.dense = Math.min(MAX_DENSE, kept.dense + kept.pending.length);
+  kept.denseBlock = block;
+  kept.pending = [];
 }
+
+/** What one output's scan has kept so far (see note). */
+interface Keeper {
+  perWord: number[];
+  /** Matches kept in dense windows, and the block of the last of them. */
+  dense: number;
+  denseBlock: number;
+  /** Matches not kept, of this block and the one before. */
+  pending: Match[];
+}
+
+const keeper = (literals: number): Keeper => ({
+  perWord: Array.from({ length: literals }, () => 0),
+  dense: 0,
+  denseBlock: -2,
+  pending: [],
+});
 
 const emptyScan = (literals: number): Scanned => ({
   binary: false,
@@ -192,7 +231,7 @@ export async function scanWithGrep(
   literals: Buffer[][],
 ): Promise<Scanned[] | undefined> {
   const out: Scanned[] = names.map(() => emptyScan(literals.length));
-  const kept = names.map(() => literals.map(() => 0));
+  const kept = names.map(() => keeper(literals.length));
   const forms: { bytes: Buffer; word: number }[] = [];
   literals.forEach((list, w) => {
     for (const f of list) if (!forms.some((x) => x.bytes.equals(f))) forms.push({ bytes: f, word: w });

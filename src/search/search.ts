@@ -13,7 +13,7 @@ import { snippetRange } from './chunk.js';
 import { type Anchor, type Piece, readAround, withFile } from './lines.js';
 import type { Doc, Word } from './rank.js';
 import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
-import { BLOCK, formsOf, isBinaryOutput, MAX_KEPT, type Scanned, scanFile, scanWithGrep } from './scan.js';
+import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
 import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
 
 /** Most windows read back and ranked by minisearch. */
@@ -176,17 +176,20 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   const literals = literalsOf(opts.terms);
   const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
   const forms = literals.map((l) => formsOf(l));
-  const early = opts.scanned ? await opts.scanned.scans : undefined;
-  const at = new Map(opts.scanned?.ids.map((id, i) => [id, i]));
-  const scans = early
-    ? entries.map((e, i) => (at.has(e.meta.id) ? early[at.get(e.meta.id)!]! : scanFile(paths[i]!, forms)))
-    : ((opts.scan === 'js' || opts.scanned
-        ? undefined
-        : await scanWithGrep(
-            dir.results,
-            paths.map((p) => basename(p)),
-            forms,
-          )) ?? paths.map((p) => scanFile(p, forms)));
+  let scans: Scanned[] | undefined;
+  if (opts.scanned) {
+    const early = await opts.scanned.scans;
+    const at = new Map(opts.scanned.ids.map((id, i) => [id, i]));
+    // A result that the early scan did not cover (written since) is scanned here, in JS.
+    if (early) scans = entries.map((e, i) => early[at.get(e.meta.id) ?? -1] ?? scanFile(paths[i]!, forms));
+  } else if (opts.scan !== 'js') {
+    scans = await scanWithGrep(
+      dir.results,
+      paths.map((p) => basename(p)),
+      forms,
+    );
+  }
+  scans ??= paths.map((p) => scanFile(p, forms));
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
   const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
@@ -325,20 +328,17 @@ function pickCandidates(
   });
   sources.forEach((s, i) => {
     if (s.scan.binary) return;
-    // Windows past the last match the scan kept of every word in them cannot be read back.
-    const lastKept = column.map((c) => {
-      let n = 0;
-      let last = 0;
-      for (const m of s.scan.matches) if (m.word === c && ++n >= MAX_KEPT) last = m.line;
-      return n >= MAX_KEPT ? last : Number.POSITIVE_INFINITY;
-    });
+    // A window is read back from the matches the scan kept in it: windows without one are left out.
+    const keptBlocks = new Set(s.scan.matches.map((m) => Math.floor((m.line - 1) / BLOCK)));
+    const readable = (x: number) => keptBlocks.has(x) || keptBlocks.has(x + 1);
     // The words' window lists (ascending) merged: each window once, with its mask and pre-score.
     const lists = column.map((c) => s.scan.windows[c] ?? []);
     const counts = column.map((c) => s.scan.counts[c] ?? []);
     if (lists.length === 1) {
       // One word: its list as it is (a common word has 10^5 windows).
       const [wins, n] = [lists[0]!, counts[0]!];
-      for (let j = 0; j < wins.length && wins[j]! * BLOCK + 1 <= lastKept[0]!; j++) {
+      for (let j = 0; j < wins.length; j++) {
+        if (!readable(wins[j]!)) continue;
         src.push(i);
         win.push(wins[j]!);
         key.push(1e4 + (weight[0]! * n[j]!) / (n[j]! + SATURATION));
@@ -358,18 +358,15 @@ function pickCandidates(
       if (x === Number.POSITIVE_INFINITY) break;
       let m = 0;
       let pre = 0;
-      let readable = false;
       for (let w = 0; w < lists.length; w++) {
         if (lists[w]![at[w]!] !== x) continue;
         const n = counts[w]![at[w]!++]!;
         m |= 1 << w;
         pre += (weight[w]! * n) / (n + SATURATION);
-        // Windows past the last match the scan kept of every word in them cannot be read back.
-        if (x * BLOCK + 1 <= lastKept[w]!) readable = true;
       }
       windows.push(x);
       masks.push(m);
-      if (!readable) continue;
+      if (!readable(x)) continue;
       src.push(i);
       win.push(x);
       key.push(bits(m) * 1e4 + pre);
