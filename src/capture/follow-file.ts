@@ -15,18 +15,17 @@ const POLL_LAST_MS = 50;
 export class FileFollower {
   /** Bytes read so far (the file offset of the next read). */
   position = 0;
-  private slab = Buffer.allocUnsafe(READ_BYTES);
-  private slabUsed = 0;
+  /** One buffer for every read: fresh memory for each would cost page faults. */
+  private readonly buffer = Buffer.allocUnsafe(READ_BYTES);
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private delay = POLL_FIRST_MS;
   private stopped = false;
 
   /**
-   * `fd` is open for reading on the result file; `onChunk` gets each piece once, in order. A
-   * piece is never reused (the collector and a tee may keep it). Reusing one buffer would read
-   * 100 MB in about a quarter of the time on this machine (bench/cases/12-capture.mjs): fresh
-   * memory costs page faults, but the summary's Collector keeps views of its chunks.
+   * `fd` is open for reading on the result file; `onChunk` gets each piece once, in order. The
+   * piece is a view of the follower's one buffer, valid until `onChunk` returns: a consumer that
+   * keeps bytes copies them.
    */
   constructor(
     private fd: number,
@@ -42,15 +41,9 @@ export class FileFollower {
   readAvailable(limit = Number.POSITIVE_INFINITY): number {
     let total = 0;
     while (total < limit) {
-      // Small reads share a buffer (each its own part of it); a new one when little is left.
-      if (this.slab.length - this.slabUsed < 64 * 1024) {
-        this.slab = Buffer.allocUnsafe(READ_BYTES);
-        this.slabUsed = 0;
-      }
-      const n = readSync(this.fd, this.slab, this.slabUsed, this.slab.length - this.slabUsed, this.position);
+      const n = readSync(this.fd, this.buffer, 0, this.buffer.length, this.position);
       if (n === 0) break;
-      const chunk = this.slab.subarray(this.slabUsed, this.slabUsed + n);
-      this.slabUsed += n;
+      const chunk = this.buffer.subarray(0, n);
       this.position += n;
       total += n;
       this.onChunk(chunk);

@@ -100,7 +100,8 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   const see = (chunk: Buffer) => {
     summary.collector.push(chunk);
     seen += chunk.length;
-    opts.tee?.(chunk);
+    // The chunk is the follower's buffer, read into again next: the tee gets its own copy.
+    opts.tee?.(Buffer.from(chunk));
     opts.onProgress?.(seen, summary.collector.lineCount);
   };
 

@@ -8,10 +8,13 @@
  * function of the lines before it (the tail is the last `keepBytes` bytes exactly, look-backs read
  * the `LOOKBACK_BYTES` bytes before the line).
  *
- * Work per line is bounded and mostly avoided: one guard regex runs over each decoded chunk, and
- * only lines it matches (and, in the first HASH_ALL_BYTES, every line, to compare runs) are
- * hashed; a line is decoded, cleaned and scored only the first time its number-masked form is
- * seen, or when it is new since the previous run.
+ * Work per line is bounded and mostly avoided: lines are decoded as latin1 in pieces of about
+ * SCAN_BYTES (string offsets are byte offsets), one case-insensitive guard regex runs over each
+ * piece, and only lines it
+ * matches (and, in the first HASH_ALL_BYTES, every line, to compare runs) are hashed; a line is
+ * decoded, cleaned and scored only the first time its number-masked form is seen, or when it is
+ * new since the previous run. Lines the guard skips cost one `indexOf` each. Nothing pushed is
+ * kept by reference: the caller may reuse its buffer once `push` returns.
  */
 
 import { keyBlockStep, mayTouchKey } from '../redact.js';
@@ -124,6 +127,13 @@ const EXCEPTION_LINE = /^(?:[a-z_][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Exit|I
 const LONG_EDGE = 2048;
 const MAX_LONG_KEPT = 8;
 const NL = 10;
+/**
+ * Lines are decoded and scanned in pieces of about this many bytes: a string this small is made
+ * in V8's young generation, where a 1 MB one costs page faults (100 MB: 70 ms against 500 ms).
+ */
+const SCAN_BYTES = 32 * 1024;
+const NL_BYTE = Buffer.from('\n');
+const NAMES_KEY = /private key/i;
 
 interface HugeLine {
   line: number;
@@ -161,12 +171,15 @@ export class Collector {
   private headParts: Buffer[] = [];
   private headLen = 0;
   private headDone = false;
+  /** Copies of the last bytes pushed: at least keepBytes + 1 of them (the tail and the byte before). */
   private ring: Buffer[] = [];
   private ringLen = 0;
   private carry: Buffer | null = null;
   private huge: HugeLine | null = null;
   /** The bytes just before the next line to scan (for look-backs). */
   private back: Buffer = Buffer.alloc(0);
+  /** Where, in the lines being scanned, a long line ended: look-backs never reach past it. */
+  private barrier = 0;
   private readonly longFirst: LongLine[] = [];
   private longLast: LongLine[] = [];
   private readonly cache = new Map<number, Scored>();
@@ -181,7 +194,7 @@ export class Collector {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
     this.hints = options.hints ?? [];
     this.guard = buildGuard(this.hints);
-    this.guardOne = new RegExp(this.guard.source, 'm');
+    this.guardOne = new RegExp(this.guard.source, 'mi');
     this.compare = options.previous ? new Comparison(options.previous) : undefined;
     this.previous = options.previous;
   }
@@ -195,7 +208,7 @@ export class Collector {
     this.keepHead(buf);
     this.keepTail(buf);
     this.lastByte = buf[buf.length - 1] as number;
-    let rest = buf;
+    let pos = 0;
     if (this.huge) {
       const nl = buf.indexOf(NL);
       if (nl === -1) {
@@ -203,21 +216,42 @@ export class Collector {
         return;
       }
       this.growHuge(buf.subarray(0, nl));
-      this.finishHuge(1);
-      this.newlines++;
-      rest = buf.subarray(nl + 1);
-      this.back = Buffer.alloc(0);
+      this.endHuge();
+      pos = nl + 1;
     }
-    const last = rest.lastIndexOf(NL);
-    if (last === -1) {
-      this.addCarry(rest);
-      return;
+    if (this.carry) {
+      // The line begun in an earlier chunk: completed here (small), or grown long.
+      const nl = buf.indexOf(NL, pos);
+      this.addCarry(buf.subarray(pos, nl === -1 ? buf.length : nl));
+      if (nl === -1) return;
+      if (this.huge) this.endHuge();
+      else if (this.carry) {
+        const line = Buffer.concat([this.carry, NL_BYTE]);
+        this.carry = null;
+        this.scanLines(line);
+      }
+      pos = nl + 1;
     }
-    const head = rest.subarray(0, last + 1);
-    const work = this.carry ? Buffer.concat([this.carry, head]) : head;
-    this.carry = null;
-    this.scanLines(work);
-    this.addCarry(rest.subarray(last + 1));
+    // Whole lines, in pieces of about SCAN_BYTES (one line at least).
+    const last = buf.lastIndexOf(NL);
+    while (pos <= last) {
+      let end = last + 1;
+      if (end - pos > SCAN_BYTES) {
+        end = buf.lastIndexOf(NL, pos + SCAN_BYTES - 1) + 1;
+        if (end <= pos) end = buf.indexOf(NL, pos + SCAN_BYTES) + 1;
+      }
+      this.scanLines(buf.subarray(pos, end));
+      pos = end;
+    }
+    this.addCarry(buf.subarray(pos));
+  }
+
+  /** Ends a long line at its newline. */
+  private endHuge(): void {
+    this.scanned += (this.huge as HugeLine).bytes + 1;
+    this.finishHuge();
+    this.newlines++;
+    this.back = Buffer.alloc(0);
   }
 
   /** Lines seen so far (complete ones). */
@@ -228,7 +262,7 @@ export class Collector {
   /** Ends the output and returns what was gathered. */
   end(): Collected {
     const lines = this.bytes > 0 && this.lastByte !== NL ? this.newlines + 1 : this.newlines;
-    if (this.huge) this.finishHuge(0);
+    if (this.huge) this.finishHuge();
     else if (this.carry && this.carry.length > 0) {
       const carry = this.carry;
       this.carry = null;
@@ -293,20 +327,20 @@ export class Collector {
     this.headLen += take;
   }
 
-  /** Keeps the chunks that hold the last keepBytes bytes (cut exactly at the end). */
+  /** Keeps copies of the last keepBytes + 1 bytes (the tail and the byte before it). */
   private keepTail(buf: Buffer): void {
-    this.ring.push(buf);
-    this.ringLen += buf.length;
-    // At least keepBytes + 1 bytes stay: the window and the byte before it.
-    while (this.ring.length > 1 && this.ringLen - (this.ring[0] as Buffer).length > this.keepBytes) {
-      const dropped = this.ring.shift() as Buffer;
-      this.ringLen -= dropped.length;
+    const want = this.keepBytes + 1;
+    if (buf.length >= want) {
+      this.ring = [Buffer.from(buf.subarray(buf.length - want))];
+      this.ringLen = want;
+      return;
     }
-    if (this.ring.length > 64 || this.ringLen > 4 * this.keepBytes) {
+    this.ring.push(Buffer.from(buf));
+    this.ringLen += buf.length;
+    if (this.ringLen > 2 * want) {
       const all = Buffer.concat(this.ring);
-      const kept = Buffer.from(all.subarray(Math.max(0, all.length - this.keepBytes - 1)));
-      this.ring = [kept];
-      this.ringLen = kept.length;
+      this.ring = [all.subarray(all.length - want)];
+      this.ringLen = want;
     }
   }
 
@@ -337,7 +371,7 @@ export class Collector {
     }
     const first = lines - starts.length + 1;
     const out: NumberedLine[] = [];
-    const low = this.bytes > HASH_ALL_BYTES ? buf.toString('latin1').toLowerCase() : '';
+    const text = this.bytes > HASH_ALL_BYTES ? buf.toString('latin1') : '';
     starts.forEach((s, i) => {
       const line = first + i;
       let e = buf.indexOf(NL, s);
@@ -345,7 +379,7 @@ export class Collector {
       if (offset + s >= HASH_ALL_BYTES) {
         this.guardOne.lastIndex = 0;
         // Lines the guard matched were hashed while streaming; the others are hashed now.
-        if (!this.guardOne.test(low.slice(s, e))) this.hashPlain(buf, s, e, line);
+        if (!this.guardOne.test(text.slice(s, e))) this.hashPlain(buf, s, e, line);
       }
       if (!longLines.has(line)) out.push({ line, text: cleanLine(buf.toString('utf8', s, e)) });
     });
@@ -383,10 +417,9 @@ export class Collector {
         : Buffer.concat([h.end, part]).subarray(-keep);
   }
 
-  private finishHuge(newline: number): void {
+  private finishHuge(): void {
     const h = this.huge as HugeLine;
     this.huge = null;
-    this.scanned += h.bytes + newline;
     const start = cleanLine(decodeStart(h.start, LONG_EDGE));
     const end = cleanLine(decodeEnd(h.end, LONG_EDGE));
     const long: LongLine = { line: h.line, start, end, chars: h.chars };
@@ -401,40 +434,66 @@ export class Collector {
 
   /**
    * Scans whole lines: `work` ends with a newline, or is the final partial line. Lines the
-   * guard does not match are only counted (and hashed in the first HASH_ALL_BYTES).
+   * guard does not match are only counted (and hashed in the first HASH_ALL_BYTES); a line longer
+   * than keepBytes is taken as it would be had it come in many chunks (see `inlineHuge`).
    */
   private scanLines(work: Buffer): void {
-    const low = work.toString('latin1').toLowerCase();
-    this.trackKeys(work, low);
+    const text = work.toString('latin1');
+    this.barrier = 0;
     const hashAllEnd = HASH_ALL_BYTES - this.scanned;
     const guard = this.guard;
+    const len = work.length;
     let pos = 0;
     let line = this.newlines + 1;
-    if (this.pending) [pos, line] = this.attach(work, low, pos, line);
-    while (pos < work.length) {
+    if (this.pending) [pos, line] = this.attach(work, text, pos, line);
+    while (pos < len) {
+      // The start of the next line the guard matches (a match never starts with a newline).
       guard.lastIndex = pos;
-      const m = guard.exec(low);
-      const matchStart = m ? low.lastIndexOf('\n', m.index - 1) + 1 : work.length;
-      const from = Math.max(pos, matchStart);
+      const m = guard.exec(text);
+      const from = m ? text.lastIndexOf('\n', m.index) + 1 : len;
       while (pos < from) {
-        const e = indexOrEnd(work, pos);
-        if (pos < hashAllEnd) this.hashPlain(work, pos, e, line);
+        const e = lineEnd(text, pos);
+        if (e - pos > this.keepBytes) this.inlineHuge(work, pos, e, line);
+        else if (pos < hashAllEnd) this.hashPlain(work, pos, e, line);
         pos = e + 1;
         line++;
       }
       if (!m) break;
-      const e = indexOrEnd(work, pos);
-      this.guarded(work, pos, e, line);
+      const e = lineEnd(text, pos);
+      if (e - pos > this.keepBytes) this.inlineHuge(work, pos, e, line);
+      else {
+        this.trackKey(work, text, pos, e, line);
+        this.guarded(work, pos, e, line);
+      }
       pos = e + 1;
       line++;
-      if (this.pending) [pos, line] = this.attach(work, low, pos, line);
+      if (this.pending) [pos, line] = this.attach(work, text, pos, line);
     }
     this.newlines = line - 1;
-    this.scanned += work.length;
+    this.scanned += len;
+    const after = work.subarray(this.barrier);
     this.back =
-      work.length >= LOOKBACK_BYTES
-        ? Buffer.from(work.subarray(work.length - LOOKBACK_BYTES))
-        : Buffer.concat([this.back, work]).subarray(-LOOKBACK_BYTES);
+      after.length >= LOOKBACK_BYTES || this.barrier > 0
+        ? Buffer.from(after.subarray(Math.max(0, after.length - LOOKBACK_BYTES)))
+        : Buffer.concat([this.back, after]).subarray(-LOOKBACK_BYTES);
+  }
+
+  /**
+   * A line longer than keepBytes inside one chunk, `work[s..e)`: kept as its start and end and
+   * scored on its start, exactly as a long line that came in pieces (`addCarry`), and a barrier
+   * for look-backs.
+   */
+  private inlineHuge(work: Buffer, s: number, e: number, line: number): void {
+    this.huge = {
+      line,
+      start: Buffer.from(work.subarray(s, Math.min(e, s + LONG_EDGE * 4))),
+      end: Buffer.alloc(0),
+      bytes: 0,
+      chars: 0,
+    };
+    this.growHuge(work.subarray(s, e));
+    this.finishHuge();
+    this.barrier = e + 1;
   }
 
   /** A line the guard did not match: hashed for the comparison, shown only when it is new. */
@@ -509,25 +568,35 @@ export class Collector {
     this.groups.set(key, candidate(text, line, key, kind, score, weak, isNew));
   }
 
-  /** Attaches location lines that follow an error; returns where scanning resumes. */
-  private attach(work: Buffer, low: string, pos: number, line: number): [number, number] {
+  /**
+   * Attaches location lines that follow an error; returns where scanning resumes. A long line is
+   * passed over (not counted), as it is when it comes in pieces.
+   */
+  private attach(work: Buffer, text: string, pos: number, line: number): [number, number] {
     const p = this.pending as { candidate: Candidate; remaining: number };
     let at = pos;
     let n = line;
     while (p.remaining > 0 && at < work.length) {
-      const end = indexOrEnd(work, at);
+      const end = lineEnd(text, at);
+      if (end - at > this.keepBytes) {
+        this.inlineHuge(work, at, end, n);
+        at = end + 1;
+        n++;
+        continue;
+      }
       this.guardOne.lastIndex = 0;
-      const guarded = this.guardOne.test(low.slice(at, end));
-      const text = cleanLine(work.toString('utf8', at, end));
+      const guarded = this.guardOne.test(text.slice(at, end));
+      const lineText = cleanLine(work.toString('utf8', at, end));
       // Another salient line is scanned as itself.
-      if (guarded && scoreLine(text, this.hints).score > 0) {
+      if (guarded && scoreLine(lineText, this.hints).score > 0) {
         p.remaining = 0;
         break;
       }
       p.remaining--;
+      if (guarded) this.trackKey(work, text, at, end, n);
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
-      if (isLocation(text) && p.candidate.count === 1 && p.candidate.attached.length < 3)
-        p.candidate.attached.push({ line: n, text });
+      if (isLocation(lineText) && p.candidate.count === 1 && p.candidate.attached.length < 3)
+        p.candidate.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
     }
@@ -542,8 +611,8 @@ export class Collector {
     const wantsLocation = !indented && EXCEPTION_LINE.test(c.text);
     if (!wantsOwner && !wantsLocation) return;
     const before =
-      s >= LOOKBACK_BYTES
-        ? work.subarray(s - LOOKBACK_BYTES, s)
+      s >= LOOKBACK_BYTES || this.barrier > 0
+        ? work.subarray(Math.max(this.barrier, s - LOOKBACK_BYTES), s)
         : Buffer.concat([
             this.back.subarray(Math.max(0, this.back.length - (LOOKBACK_BYTES - s))),
             work.subarray(0, s),
@@ -566,26 +635,15 @@ export class Collector {
   }
 
   /**
-   * Every line of `work` that names a private key, whatever else is made of the line (guarded,
-   * attached to an error, or plain): one indexOf for the chunk, newlines counted only up to a hit.
+   * Follows PEM private-key blocks, so that no line of one is ever shown (see keyBlockStep). Every
+   * line that names a private key is matched by the guard and read here, in order, whatever else
+   * is made of it (a salient line, one attached to an error, or neither); long lines never are.
    */
-  private trackKeys(work: Buffer, low: string): void {
-    let line = this.newlines + 1;
-    let counted = 0;
-    for (let k = low.indexOf('private key'); k !== -1; ) {
-      const s = low.lastIndexOf('\n', k) + 1;
-      const e = indexOrEnd(work, s);
-      for (let nl = work.indexOf(NL, counted); nl !== -1 && nl < s; nl = work.indexOf(NL, nl + 1)) line++;
-      counted = s;
-      this.trackKey(cleanLine(work.toString('utf8', s, e)), line);
-      k = e < work.length ? low.indexOf('private key', e + 1) : -1;
-    }
-  }
-
-  /** Follows PEM private-key blocks, so that no line of one is ever shown (see keyBlockStep). */
-  private trackKey(text: string, line: number): void {
-    if (!mayTouchKey(text, this.keyOpen)) return;
-    const step = keyBlockStep(text, this.keyOpen);
+  private trackKey(work: Buffer, text: string, s: number, e: number, line: number): void {
+    if (!NAMES_KEY.test(text.slice(s, e))) return;
+    const lineText = cleanLine(work.toString('utf8', s, e));
+    if (!mayTouchKey(lineText, this.keyOpen)) return;
+    const step = keyBlockStep(lineText, this.keyOpen);
     const open = this.keyRanges[this.keyRanges.length - 1];
     const ends = !step.continues || step.opens || !step.open;
     if (this.keyOpen && ends && open?.to === Number.POSITIVE_INFINITY)
@@ -629,10 +687,10 @@ function candidate(
   return c;
 }
 
-/** The offset of the next newline at or after `from`, or the buffer's length. */
-function indexOrEnd(buf: Buffer, from: number): number {
-  const nl = buf.indexOf(NL, from);
-  return nl === -1 ? buf.length : nl;
+/** The offset of the next newline at or after `from`, or the text's length. */
+function lineEnd(text: string, from: number): number {
+  const nl = text.indexOf('\n', from);
+  return nl === -1 ? text.length : nl;
 }
 
 /** Counts UTF-8 characters (bytes that do not continue a sequence). */

@@ -14,11 +14,11 @@ export interface Salience {
 }
 
 /**
- * The cheap first pass, run once over each decoded chunk (latin1, lower-cased, so that byte
- * offsets equal string offsets): only lines holding one of these are examined further. Every
- * pattern below that can make a line salient must be reachable through one of them. Each is a
- * regex source starting with a literal lower-case letter, grouped by first letter in the guard
- * (a factored alternation runs several times faster than a flat one).
+ * The cheap first pass, run once over each chunk decoded as latin1 (so that string offsets equal
+ * byte offsets) and matched case-insensitively: only lines holding one of these are examined
+ * further. Every pattern below that can make a line salient must be reachable through one of
+ * them. Each is a regex source starting with a literal lower-case letter, grouped by first letter
+ * in the guard (a factored alternation runs several times faster than a flat one).
  */
 export const GUARD_WORDS = [
   'err',
@@ -78,12 +78,15 @@ export const GUARD_WORDS = [
   'done in',
   'finished',
   'total',
+  // Every line naming a private key (a PEM marker among them) is read for key blocks.
+  'private key',
 ];
 
 /**
- * Symbols and line starts, as their UTF-8 bytes read as latin1 and lower-cased: ✕ ✖ ✗ ✘ (U+2715-8),
+ * Symbols and line starts, as their UTF-8 bytes read as latin1 (matched case-insensitively, as the
+ * words are, so that \u00e3 also matches \u00c3): ✕ ✖ ✗ ✘ (U+2715-8),
  * × (U+00D7), ● (U+25CF), pytest's `E   ` detail lines, `--- FAIL`, make's `***`, sanitizer
- * `==123==` reports, and PEM private-key markers (so that a key's lines are never shown).
+ * `==123==` reports.
  */
 const GUARD_SYMBOLS = [
   '\\u00e2\\u009c[\\u0095-\\u0098]',
@@ -94,7 +97,6 @@ const GUARD_SYMBOLS = [
   '\\*\\*\\*',
   '^==\\d+==',
   '\\be\\d{3,5}\\b',
-  '-----(?:begin|end) [a-z0-9 ]*private key',
 ];
 
 /** A PEM private-key BEGIN or END marker. */
@@ -102,8 +104,8 @@ export const KEY_MARKER = /-----(BEGIN|END) [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?----
 
 const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Builds the guard for lower-cased latin1 text; `extra` are literal words (command hints). */
-export function buildGuard(extra: readonly string[] = []): RegExp {
+/** The guard's alternatives: words grouped by first letter, then command hints. */
+function guardWords(extra: readonly string[]): string[] {
   const groups = new Map<string, string[]>();
   for (const word of [...GUARD_WORDS, ...extra.map((w) => escapeRe(w.toLowerCase()))]) {
     const first = word[0] as string;
@@ -114,7 +116,12 @@ export function buildGuard(extra: readonly string[] = []): RegExp {
     rests.length === 1 ? `${first}${rests[0]}` : `${first}(?:${rests.join('|')})`,
   );
   const loose = extra.filter((w) => !/^[a-z0-9]/i.test(w)).map((w) => escapeRe(w.toLowerCase()));
-  return new RegExp([...parts, ...loose, ...GUARD_SYMBOLS].join('|'), 'gm');
+  return [...parts, ...loose];
+}
+
+/** Builds the guard for latin1 text (case-insensitive); `extra` are literal words (command hints). */
+export function buildGuard(extra: readonly string[] = []): RegExp {
+  return new RegExp([...guardWords(extra), ...GUARD_SYMBOLS].join('|'), 'gmi');
 }
 
 const STRONG_ERROR_START =

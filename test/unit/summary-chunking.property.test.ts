@@ -81,3 +81,32 @@ describe('the summary of a several-MB output', () => {
       expect(summaryOf(bytes, sizes, prev())).toBe(once);
   }, 300_000);
 });
+
+describe('a line longer than the collector holds', () => {
+  // Lines over keepBytes are kept as their start and end; they must be so whether they come in
+  // one push (a whole buffer: summarize, MCP, a 1 MB read) or across many (a slow writer).
+  const keepBytes = keepBytesFor(2000);
+  const bytes = Buffer.concat([
+    Buffer.from('first line\nsrc/a.c:1:1: error: before the long line\n'),
+    Buffer.from(`error: ${'y'.repeat(3 * keepBytes)} -----BEGIN RSA PRIVATE KEY-----\n`),
+    Buffer.from('    at main (src/a.c:9)\nFAIL test after the long line\n'),
+    Buffer.from(`${'z'.repeat(keepBytes + 1)}\nlast line\n`),
+  ]);
+  const collect = (sizes: number[]) => {
+    const c = new Collector({ keepBytes });
+    for (let at = 0, i = 0; at < bytes.length; i++) {
+      const n = sizes[i % sizes.length] as number;
+      c.push(bytes.subarray(at, at + n));
+      at += n;
+    }
+    return c.end();
+  };
+  const whole = collect([bytes.length]);
+
+  it('is kept as a long line, and everything else alike, in any chunking', () => {
+    expect([...whole.longLines.keys()]).toEqual([3, 6]);
+    expect(whole.keyRanges).toEqual([]);
+    for (const sizes of [[1], [4096], [keepBytes], [keepBytes + 1, 7], [100_000, 3]])
+      expect(collect(sizes)).toEqual(whole);
+  }, 60_000);
+});
