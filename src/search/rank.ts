@@ -118,10 +118,18 @@ export function rankWindows(
     for (const t of distinct) localDf.set(t, (localDf.get(t) ?? 0) + 1);
     return { id: d.id, text: terms.join(' ') };
   });
+  // Every term counts in a window's length; only those a query word can match are indexed
+  // (minisearch leaves out a term processTerm drops), which keeps its tree small.
+  const matchable = (t: string) =>
+    words.some((w) =>
+      w.near
+        ? w.near.has(t)
+        : t === w.label || t === INSIDE + w.label || (w.label.length >= MIN_PREFIX && t.startsWith(w.label)),
+    );
   const index = new WindowIndex({
     fields: ['text'],
     tokenize: (text) => (text === '' ? [] : text.split(' ')),
-    processTerm: (t) => t,
+    processTerm: (t) => (matchable(t) ? t : null),
   });
   index.addAll(texts);
   const n = Math.max(store.windows, docs.length);
