@@ -171,10 +171,9 @@ function note(out: Scanned, kept: Keeper, w: number, offset: number, line: numbe
   // The match is in the window starting at its block and in the one before.
   counts[counts.length - 1]!++;
   if (block > 0) counts[counts.length - 2]!++;
-  const match = { word: w, offset, line };
   if (kept.perWord[w]! < MAX_KEPT) {
     kept.perWord[w]!++;
-    out.matches.push(match);
+    out.matches.push({ word: w, offset, line });
     return;
   }
   // Past those: the matches of windows holding two or more (a window spans this block and the one before).
@@ -182,16 +181,17 @@ function note(out: Scanned, kept: Keeper, w: number, offset: number, line: numbe
   if (kept.denseBlock >= block - 1) {
     kept.dense++;
     kept.denseBlock = block;
-    out.matches.push(match);
+    out.matches.push({ word: w, offset, line });
     return;
   }
-  kept.pending = kept.pending.filter((m) => Math.floor((m.line - 1) / BLOCK) >= block - 1);
-  kept.pending.push(match);
-  if (kept.pending.length < 2) return;
-  for (const m of kept.pending.slice(0, MAX_DENSE - kept.dense)) out.matches.push(m);
-  kept.dense = Math.min(MAX_DENSE, kept.dense + kept.pending.length);
+  const pending = kept.pending;
+  while (pending.length > 0 && Math.floor((pending[0]!.line - 1) / BLOCK) < block - 1) pending.shift();
+  pending.push({ word: w, offset, line });
+  if (pending.length < 2) return;
+  for (const m of pending.slice(0, MAX_DENSE - kept.dense)) out.matches.push(m);
+  kept.dense = Math.min(MAX_DENSE, kept.dense + pending.length);
   kept.denseBlock = block;
-  kept.pending = [];
+  pending.length = 0;
 }
 
 /** What one output's scan has kept so far (see note). */
@@ -269,14 +269,19 @@ export async function scanWithGrep(
         child.on('close', (code) => resolve(code === 0 || code === 1));
       }),
   );
-  if (!(await Promise.all(runs)).every(Boolean)) return undefined;
-  // Bytes for the statistics (binary is decided later, for the outputs that have candidates).
-  names.forEach((name, i) => {
+  // Bytes for the statistics, read while grep runs (binary is decided later, for the outputs
+  // that have candidates).
+  const gone = names.map((name, i) => {
     try {
       out[i]!.bytes = statSync(`${cwd}/${name}`).size;
+      return false;
     } catch {
-      out[i] = emptyScan(literals.length);
+      return true;
     }
+  });
+  if (!(await Promise.all(runs)).every(Boolean)) return undefined;
+  gone.forEach((g, i) => {
+    if (g) out[i] = emptyScan(literals.length);
   });
   return out;
 }
