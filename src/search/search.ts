@@ -4,9 +4,8 @@
  * with minisearch under those global statistics (rank.ts), keep the best windows that share no
  * lines, and collapse hits that are the same lines in re-runs of one command. Writes nothing.
  */
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Entry } from '../store/registry.js';
-import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 import { snippetRange } from './chunk.js';
@@ -174,7 +173,8 @@ function nearSpellings(word: string, docs: Doc[]): Set<string> {
 /** Searches `entries` (already filtered: not expired, in scope). */
 export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Promise<Outcome> {
   const literals = literalsOf(opts.terms);
-  const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
+  // As resultPaths names them (the ids were checked when the entries were listed).
+  const paths = entries.map((e) => `${join(dir.results, e.meta.id)}.txt`);
   const forms = literals.map((l) => formsOf(l));
   let scans: Scanned[] | undefined;
   if (opts.scanned) {
