@@ -498,15 +498,17 @@ function pickHits(
   }
   // The rest: every window the scan found, sharing no block with a hit, counted without
   // overlapping each other; and the results found by their note alone.
+  // A ranked window's words are minisearch's (near spellings included), the others the scan's.
   let more = 0;
   let moreWithAll = 0;
+  const rankedMask = new Map(ranked.map((c) => [`${c.src} ${c.window}`, c.mask]));
   for (const [src, { windows, masks }] of matched) {
     const t = taken.get(src);
     let last = -3;
     windows.forEach((x, j) => {
       if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) return;
       more++;
-      if (coverage(masks ? masks[j]! : 1) >= full) moreWithAll++;
+      if (coverage(rankedMask.get(`${src} ${x}`) ?? (masks ? masks[j]! : 1)) >= full) moreWithAll++;
       last = x;
     });
   }
