@@ -1,13 +1,13 @@
 // Issue 10: capture throughput now that the command writes the result file itself and ctxwrap
 // follows it. Four 100 MB shapes (a quiet log, one minified line, random bytes, random words):
 // `ctxwrap -- cat F` against `cat F | cat > new-file`, interleaved, medians, with ctxwrap's peak
-// RSS. A third subject, built here only, replaces the summary's Collector with one that does
-// nothing: the gap between it and ctxwrap is what the collector costs.
+// RSS. A third subject is the floor of a Node wrapper of this design: a script that spawns `cat F`
+// onto a file and reads the file into a reused buffer, nothing more (see writeFloor).
 // BENCH_CAPTURE_MB (default 100) and BENCH_CAPTURE_RUNS (default 5) change the size and runs.
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { CLI, fmtMiB, fmtMs, measure, median, ROOT, tempDir } from '../lib.mjs';
+import { CLI, fmtMiB, fmtMs, measure, median, tempDir } from '../lib.mjs';
 
 export const title = 'capture: the command writes the file, ctxwrap follows it (issue 10)';
 
@@ -75,44 +75,36 @@ function writeShape(path, shape, bytes) {
   }
 }
 
-/** Builds ctxwrap with a Collector that does nothing (bench only, never shipped). */
-async function buildNoCollector(dir) {
-  const stub = join(dir, 'no-collector.mjs');
+/**
+ * The floor of any Node wrapper built this way: a script that spawns `cat F` with its output on a
+ * file and reads the file as it grows into one reused buffer, and does nothing else (no summary,
+ * no metadata). What ctxwrap takes beyond it is its own work.
+ */
+function writeFloor(dir) {
+  const path = join(dir, 'floor.cjs');
   writeFileSync(
-    stub,
-    `export class Collector { lineCount = 0; constructor() {} push() {} end() { throw new Error('no collector (bench)'); } }\n`,
+    path,
+    `const { spawn } = require('node:child_process');
+const { closeSync, openSync, readSync } = require('node:fs');
+const [input, out] = process.argv.slice(2);
+const w = openSync(out, 'w');
+const r = openSync(out, 'r');
+const child = spawn('cat', [input], { stdio: ['ignore', w, w] });
+closeSync(w);
+const buf = Buffer.allocUnsafe(1 << 20);
+let pos = 0;
+const pump = () => { for (let n; (n = readSync(r, buf, 0, buf.length, pos)) > 0; ) pos += n; };
+const timer = setInterval(pump, 1);
+child.on('exit', () => { clearInterval(timer); pump(); process.stdout.write(pos + ' bytes\\n'); });
+`,
   );
-  const outfile = join(dir, 'no-collector-cli.mjs');
-  await build({
-    entryPoints: [join(ROOT, 'src', 'cli.ts')],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    define: { CTXWRAP_VERSION: '"bench"' },
-    banner: {
-      js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);",
-    },
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'no-collector',
-        setup(b) {
-          b.onResolve({ filter: /summary\/collector\.js$/ }, () => ({ path: stub }));
-        },
-      },
-    ],
-  });
-  const bin = join(dir, 'no-collector-bin.mjs');
-  writeFileSync(bin, `import { main } from ${JSON.stringify(outfile)};\nmain();\n`);
-  return bin;
+  return path;
 }
 
 export async function run() {
   const { dir, cleanup } = tempDir();
   try {
-    const noCollector = await buildNoCollector(dir);
+    const floor = writeFloor(dir);
     const rows = [];
     for (const shape of ['quiet log', 'one minified line', 'random bytes', 'random words']) {
       const input = join(dir, 'input');
@@ -121,15 +113,16 @@ export async function run() {
       const out = join(dir, 'out');
       const subjects = {
         ctxwrap: `node ${CLI} --run-dir ${runDir} -- cat ${input} > /dev/null`,
-        noCollector: `node ${noCollector} --run-dir ${runDir} -- cat ${input} > /dev/null`,
+        floor: `node ${floor} ${input} ${out}.floor > /dev/null`,
         baseline: `cat ${input} | cat > ${out}`,
       };
-      const times = { ctxwrap: [], noCollector: [], baseline: [] };
+      const times = { ctxwrap: [], floor: [], baseline: [] };
       let peakKiB = 0;
       for (let i = -1; i < RUNS; i++) {
         for (const [name, command] of Object.entries(subjects)) {
           rmSync(runDir, { recursive: true, force: true });
           rmSync(out, { force: true });
+          rmSync(`${out}.floor`, { force: true });
           mkdirSync(runDir, { recursive: true, mode: 0o700 });
           const m = measure(command);
           if (i < 0) continue; // warm-up
@@ -138,13 +131,12 @@ export async function run() {
         }
       }
       const ms = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-      const collectorShare = (ms.ctxwrap - ms.noCollector) / ms.ctxwrap;
       rows.push({
         benchmark: `capture ${MB} MB, ${shape}: \`ctxwrap -- cat F\` vs \`cat F | cat > file\``,
         subject: `${fmtMs(ms.ctxwrap)} (${(MB / (ms.ctxwrap / 1000)).toFixed(0)} MB/s)`,
         baseline: `${fmtMs(ms.baseline)} (${(MB / (ms.baseline / 1000)).toFixed(0)} MB/s)`,
         ratio: `${(ms.baseline / ms.ctxwrap).toFixed(2)}x throughput`,
-        note: `median of ${RUNS}; peak RSS ${fmtMiB(peakKiB)}; no-op collector ${fmtMs(ms.noCollector)} (${(ms.baseline / ms.noCollector).toFixed(2)}x), so the collector is ${(collectorShare * 100).toFixed(0)}% of ctxwrap's time; aim ≥ 0.6x, RSS ≤ 150 MB`,
+        note: `median of ${RUNS}; peak RSS ${fmtMiB(peakKiB)}; floor (Node spawning cat to a file and reading it, nothing else) ${fmtMs(ms.floor)} (${(ms.baseline / ms.floor).toFixed(2)}x); load ${loadavg()[0].toFixed(1)}; aim ≥ 0.6x, RSS ≤ 150 MB`,
       });
       rmSync(input, { force: true });
     }

@@ -347,9 +347,14 @@ function select(
   const chosen: Unit[] = [];
   const shown = new Set<number>();
   let used = 0;
+  // An empty line is shown only beside a line that is shown (or the header, or the end): alone
+  // it is a number and a marker.
+  const blank = (u: Unit) => u.entries.every((e) => e.role !== 'meta' && e.text.trim() === '');
+  const beside = (l: number) => l === 1 || l === c.lines || shown.has(l - 1) || shown.has(l + 1);
   for (const unit of units) {
     const fresh = unit.entries.filter((e) => !shown.has(e.line));
     if (fresh.length === 0) continue;
+    if (blank(unit) && !fresh.some((e) => beside(e.line))) continue;
     const first = fresh[0] as Entry;
     const adjacent = shown.has((first.from ?? first.line) - 1);
     const need = fresh.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
@@ -376,9 +381,15 @@ function select(
  * and end need none (the markers give the numbers). A new line there is marked `+` alone.
  */
 function assemble(units: Unit[], total: number): Entry[] {
-  const body = units
-    .flatMap((u) => u.entries)
-    .sort((a, b) => (a.from ?? a.line) - (b.from ?? b.line) || a.line - b.line);
+  const all = units.flatMap((u) => u.entries);
+  const lines = new Set(all.filter((e) => e.role !== 'meta').map((e) => e.line));
+  // An empty line is kept only between two lines that are shown (or the start and the end):
+  // beside a gap it is a number with nothing after it.
+  const keep = (e: Entry) =>
+    e.role === 'meta' ||
+    e.text.trim() !== '' ||
+    ((e.line === 1 || lines.has(e.line - 1)) && (e.line === total || lines.has(e.line + 1)));
+  const body = all.filter(keep).sort((a, b) => (a.from ?? a.line) - (b.from ?? b.line) || a.line - b.line);
   const out: Entry[] = [];
   let last = 0;
   for (const e of body) {

@@ -111,3 +111,29 @@ describe('comparing with the previous run', () => {
     expect(out).not.toMatch(/^\+\d+:/m);
   });
 });
+
+describe('empty lines', () => {
+  it('are never shown alone, as a number with nothing after it', () => {
+    // A git log where every other commit says a test failed: the empty lines around those
+    // subjects are not worth a line number and a marker of their own.
+    const commit = (i: number, subject: string) =>
+      `commit ${String(i * 7919).padStart(40, '0')}\nAuthor: A Person <a.person@example.com>\nDate:   Mon Nov 23 22:${String(i % 60).padStart(2, '0')}:00 2026 +0000\n\n    ${subject}\n\n src/x${i}.ts | 3 ++-\n 1 file changed, 2 insertions(+), 1 deletion(-)\n\n`;
+    const log = [commit(0, 'docs: a subject')];
+    for (let i = 1; i < 300; i++)
+      log.push(
+        commit(
+          i,
+          i % 2 === 0 ? `    Tests: the build failed with error ${i} when the cache was cold` : `chore ${i}`,
+        ),
+      );
+    const facts = {
+      id: 'git_caa4a345',
+      path: '/runs/tool_results/git_caa4a345.txt',
+      exitCode: 0,
+      durationMs: 245,
+    };
+    const lines = summarize(log.join(''), facts).split('\n');
+    expect(lines.filter((l) => /^\d+: /.test(l)).length).toBeGreaterThan(3);
+    expect(lines.filter((l) => /^\+?\d+: *$/.test(l))).toEqual([]);
+  });
+});
