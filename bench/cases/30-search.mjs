@@ -4,6 +4,7 @@
 // a warm repeat do the same work. "First" is measured on corpora never searched (a new one per
 // run, ctxwrap and grep alternating which goes first on its own fresh corpus); "warm" repeats on
 // one corpus. Medians of interleaved runs; the load average is quoted with the figures.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,9 @@ export async function run() {
     for (let k = 0; k < FIRST_RUNS; k++) {
       const pair = [join(root, `fresh-${k}-a`), join(root, `fresh-${k}-b`)];
       for (const d of pair) makeSearchCorpus(d, { results: 500, bytes: 100 * 1024 * 1024, seed: 42 + k });
+      // The 200 MB just written are flushed first: the kernel writing them back in the middle of
+      // a measurement would time the disk, not the search (outputs are captured over time).
+      spawnSync('sync');
       QUERIES.forEach(([, q], i) => {
         // Alternate which of the two goes first on its own fresh corpus.
         const [sd, bd] = (k + i) % 2 === 0 ? pair : [pair[1], pair[0]];

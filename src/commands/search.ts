@@ -2,18 +2,17 @@
  * `ctxwrap search <words...>`: find the places that match across every stored result that has
  * not expired (or one, with `--id`), ranked and bounded. Exit 0 with hits, 1 with none.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
 import { resolveTtl } from '../env.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import { commandOf, renderHits, renderJson } from '../search/format.js';
-import { search } from '../search/search.js';
+import { type EarlyScan, search, startScan } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
 import { shieldFor } from '../shield.js';
 import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
 import { isExpired, listEntries } from '../store/registry.js';
+import { type ResultFile, resultFiles } from '../store/result-files.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
 
@@ -47,19 +46,13 @@ export interface SearchCommandOptions {
  * The notes of a run directory: `<id>.note` beside the metadata (as `ctxwrap note` writes them),
  * read in one pass of the directory; a result without one falls back on `ResultMeta.note`.
  */
-function notesIn(dir: RunDir): Map<string, string> {
+function notesIn(files: ResultFile[]): Map<string, string> {
   const notes = new Map<string, string>();
-  let names: string[];
-  try {
-    names = readdirSync(dir.results);
-  } catch {
-    return notes;
-  }
-  for (const name of names) {
-    if (!name.endsWith('.note') || !ID_PATTERN.test(name.slice(0, -5))) continue;
+  for (const { id, suffix, path } of files) {
+    if (suffix !== 'note') continue;
     try {
-      const text = readFileNoFollow(join(dir.results, name)).trim();
-      if (text !== '') notes.set(name.slice(0, -5), text);
+      const text = readFileNoFollow(path).trim();
+      if (text !== '') notes.set(id, text);
     } catch {
       /* removed meanwhile */
     }
@@ -111,6 +104,18 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
   const maxChars = opts.maxChars ?? DEFAULT_SEARCH_MAX_CHARS;
   const ttlMs = opts.ttlMs ?? resolveTtl();
   const dir = openRunDir(opts.runDir);
+  const files = resultFiles(dir);
+  const inScope = opts.in === undefined ? undefined : await idsMatching(dir, opts.in);
+  // The grep scan of every output runs while the metadata is read (expired results found by
+  // it are dropped below; one --id is scanned once it is known to be there).
+  let scanned: EarlyScan | undefined;
+  if (id === undefined && (opts.scan ?? 'grep') === 'grep') {
+    const outputs = new Set(files.filter((f) => f.suffix === 'txt').map((f) => f.id));
+    const ids = files
+      .filter((f) => f.suffix === 'json' && outputs.has(f.id) && (!inScope || inScope.has(f.id)))
+      .map((f) => f.id);
+    scanned = startScan(dir, ids, terms);
+  }
   const all = listEntries(dir);
   const now = Date.now();
   let scope = all.filter((e) => !isExpired(e, ttlMs, now));
@@ -124,16 +129,14 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
       );
     scope = [entry];
   }
-  if (opts.in !== undefined) {
-    const ids = await idsMatching(dir, opts.in);
-    scope = scope.filter((e) => ids.has(e.meta.id));
-  }
-  const notes = notesIn(dir);
+  if (inScope) scope = scope.filter((e) => inScope.has(e.meta.id));
+  const notes = notesIn(files);
   const outcome = await search(dir, scope, {
     scan: opts.scan ?? 'grep',
     noteOf: (e) => notes.get(e.meta.id) ?? e.meta.note,
     shield: (e) => shieldFor(e.meta.keyRanges, opts.redact !== false),
     commandOf: (e) => `${e.meta.cwd ?? ''}\n${commandOf(e.meta)}`,
+    ...(scanned ? { scanned } : {}),
     terms,
     limit,
   });

@@ -66,7 +66,8 @@ function onToLineEnd(fd: number, offset: number): number {
 
 /**
  * The lines `first` to `last` (1-based) around `anchors` (matches inside that range), as far as
- * AROUND bytes on each side of a match reach: pieces sorted by line, each line once.
+ * `around` bytes (AROUND unless told) on each side of a match reach: pieces sorted by line, each
+ * line once.
  */
 export function readAround(
   fd: number,
@@ -74,6 +75,7 @@ export function readAround(
   first: number,
   last: number,
   exactEnds = false,
+  around = AROUND,
 ): Piece[] {
   {
     const sorted = [...anchors].sort((a, b) => a.offset - b.offset);
@@ -82,10 +84,10 @@ export function readAround(
     while (i < sorted.length) {
       // Merge anchors whose regions meet.
       let j = i;
-      while (j + 1 < sorted.length && sorted[j + 1]!.offset - sorted[j]!.offset < 2 * AROUND) j++;
+      while (j + 1 < sorted.length && sorted[j + 1]!.offset - sorted[j]!.offset < 2 * around) j++;
       const anchor = sorted[i]!;
-      const from = Math.max(0, anchor.offset - AROUND);
-      const to = sorted[j]!.offset + AROUND;
+      const from = Math.max(0, anchor.offset - around);
+      const to = sorted[j]!.offset + around;
       const edge = from > 0 ? read(fd, from - 1, from) : Buffer.from([10]);
       const buf = read(fd, from, to);
       const atEnd = buf.length < to - from;

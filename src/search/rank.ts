@@ -98,13 +98,18 @@ export function termsOf(
  * Scores `docs` for `words` over a store of `windows` windows holding `bytes` bytes; returns
  * the documents that match at least one word, in no order.
  */
-export function rankWindows(docs: Doc[], words: Word[], store: { windows: number; bytes: number }): Ranked[] {
+export function rankWindows(
+  docs: Doc[],
+  words: Word[],
+  store: { windows: number; bytes: number },
+  /** Terms per distinct line (see termsOf), shared with the caller for the same words. */
+  cache = new Map<string, string[]>(),
+): Ranked[] {
   const labels = words.map((w) => w.label);
   const localDf = new Map<string, number>();
   let unique = 0;
   let bytes = 0;
   // Windows overlap (and re-runs repeat lines): each distinct line is tokenized once.
-  const cache = new Map<string, string[]>();
   const texts = docs.map((d) => {
     const terms = termsOf(d.lines, labels, cache);
     const distinct = new Set(terms);
@@ -113,10 +118,18 @@ export function rankWindows(docs: Doc[], words: Word[], store: { windows: number
     for (const t of distinct) localDf.set(t, (localDf.get(t) ?? 0) + 1);
     return { id: d.id, text: terms.join(' ') };
   });
+  // Every term counts in a window's length; only those a query word can match are indexed
+  // (minisearch leaves out a term processTerm drops), which keeps its tree small.
+  const matchable = (t: string) =>
+    words.some((w) =>
+      w.near
+        ? w.near.has(t)
+        : t === w.label || t === INSIDE + w.label || (w.label.length >= MIN_PREFIX && t.startsWith(w.label)),
+    );
   const index = new WindowIndex({
     fields: ['text'],
     tokenize: (text) => (text === '' ? [] : text.split(' ')),
-    processTerm: (t) => t,
+    processTerm: (t) => (matchable(t) ? t : null),
   });
   index.addAll(texts);
   const n = Math.max(store.windows, docs.length);

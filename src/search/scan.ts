@@ -12,7 +12,12 @@ import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
-export const MAX_KEPT = 200;
+export const MAX_KEPT = 64;
+/**
+ * Matches kept per output beyond those, in windows that hold two or more matches (the windows
+ * ranked first, wherever they are in the output).
+ */
+export const MAX_DENSE = 64;
 
 export interface Match {
   /** Index of the literal in the list scanned for. */
@@ -26,10 +31,12 @@ export interface Match {
 export interface Scanned {
   /** True when the content looks like binary data (not searched). */
   binary: boolean;
-  /** Matches in output order, at most MAX_KEPT per word. */
+  /** Matches in output order: the first MAX_KEPT per word, then some in dense windows (MAX_DENSE). */
   matches: Match[];
   /** Per literal: the windows (see windowsOf) that hold it, each once, ascending. */
   windows: number[][];
+  /** Per literal, beside `windows`: how many matches each of those windows holds. */
+  counts: number[][];
   /** Lines in the output when they were counted (an output with a match), else undefined. */
   lines?: number;
   bytes: number;
@@ -80,9 +87,9 @@ const spare = () => {
 
 /** Scans one output for `literals` (each with its forms, see formsOf). */
 export function scanFile(path: string, literals: Buffer[][]): Scanned {
-  const out: Scanned = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
+  const out = emptyScan(literals.length);
   const longest = Math.max(1, ...literals.flat().map((f) => f.length));
-  const kept = literals.map(() => 0);
+  const kept = keeper(literals.length);
   let fd: number;
   try {
     fd = openFileForRead(path);
@@ -149,19 +156,71 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
 }
 
 /** Records one match found at `offset` on 1-based `line` of literal `w` into `out`. */
-function note(out: Scanned, kept: number[], w: number, offset: number, line: number): void {
+function note(out: Scanned, kept: Keeper, w: number, offset: number, line: number): void {
   const block = Math.floor((line - 1) / BLOCK);
   const wins = out.windows[w]!;
-  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
-  if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
-  if (kept[w]! < MAX_KEPT) {
-    kept[w]!++;
-    out.matches.push({ word: w, offset, line });
+  const counts = out.counts[w]!;
+  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) {
+    wins.push(block - 1);
+    counts.push(0);
   }
+  if (wins.length === 0 || wins[wins.length - 1]! < block) {
+    wins.push(block);
+    counts.push(0);
+  }
+  // The match is in the window starting at its block and in the one before.
+  counts[counts.length - 1]!++;
+  if (block > 0) counts[counts.length - 2]!++;
+  if (kept.perWord[w]! < MAX_KEPT) {
+    kept.perWord[w]!++;
+    out.matches.push({ word: w, offset, line });
+    return;
+  }
+  // Past those: the matches of windows holding two or more (a window spans this block and the one before).
+  if (kept.dense >= MAX_DENSE) return;
+  if (kept.denseBlock >= block - 1) {
+    kept.dense++;
+    kept.denseBlock = block;
+    out.matches.push({ word: w, offset, line });
+    return;
+  }
+  const pending = kept.pending;
+  while (pending.length > 0 && Math.floor((pending[0]!.line - 1) / BLOCK) < block - 1) pending.shift();
+  pending.push({ word: w, offset, line });
+  if (pending.length < 2) return;
+  for (const m of pending.slice(0, MAX_DENSE - kept.dense)) out.matches.push(m);
+  kept.dense = Math.min(MAX_DENSE, kept.dense + pending.length);
+  kept.denseBlock = block;
+  pending.length = 0;
 }
 
+/** What one output's scan has kept so far (see note). */
+interface Keeper {
+  perWord: number[];
+  /** Matches kept in dense windows, and the block of the last of them. */
+  dense: number;
+  denseBlock: number;
+  /** Matches not kept, of this block and the one before. */
+  pending: Match[];
+}
+
+const keeper = (literals: number): Keeper => ({
+  perWord: Array.from({ length: literals }, () => 0),
+  dense: 0,
+  denseBlock: -2,
+  pending: [],
+});
+
+const emptyScan = (literals: number): Scanned => ({
+  binary: false,
+  matches: [],
+  windows: Array.from({ length: literals }, () => []),
+  counts: Array.from({ length: literals }, () => []),
+  bytes: 0,
+});
+
 /**
- * The same scan done by grep (`grep -aobnHF` with every form of every literal: one pass in C
+ * The same scan done by grep (`grep -aobnHFi`, keeping the matches that are forms of a literal: one pass in C
  * over each output, line numbers and byte offsets included), two processes over halves of the
  * outputs so that both cores work. Resolves undefined when grep cannot be run (the caller
  * falls back on scanFile). Binary is not decided here: see isBinaryOutput.
@@ -171,28 +230,29 @@ export async function scanWithGrep(
   names: string[],
   literals: Buffer[][],
 ): Promise<Scanned[] | undefined> {
-  const out: Scanned[] = names.map(() => ({
-    binary: false,
-    matches: [],
-    windows: literals.map(() => []),
-    bytes: 0,
-  }));
-  const kept = names.map(() => literals.map(() => 0));
-  const index = new Map(names.map((n, i) => [n, i]));
-  const byForm = new Map<string, number>();
-  literals.forEach((forms, w) => {
-    for (const f of forms) if (!byForm.has(f.toString('latin1'))) byForm.set(f.toString('latin1'), w);
+  const out: Scanned[] = names.map(() => emptyScan(literals.length));
+  const kept = names.map(() => keeper(literals.length));
+  const forms: { bytes: Buffer; word: number }[] = [];
+  literals.forEach((list, w) => {
+    for (const f of list) if (!forms.some((x) => x.bytes.equals(f))) forms.push({ bytes: f, word: w });
   });
-  const patterns = [...byForm.keys()].flatMap((f) => ['-e', f]);
+  // grep -i (ASCII case folding in the C locale) looks for one pattern where the forms are
+  // several: GNU grep's search for a set of literals is 2-4x slower than its search for one,
+  // folded. A match in another mix of case (`eRRor`) is not a form and is dropped.
+  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('latin1'))))].flatMap((f) => [
+    '-e',
+    f,
+  ]);
   if (names.length === 0 || patterns.length === 0) return out;
   const half = Math.ceil(names.length / 2);
-  const groups = names.length > 8 ? [names.slice(0, half), names.slice(half)] : [names];
-  const runs = groups.map(
-    (group) =>
+  const groups = names.length > 8 ? [0, half, names.length] : [0, names.length];
+  const runs = groups.slice(1).map(
+    (to, g) =>
       new Promise<boolean>((resolve) => {
+        const from = groups[g]!;
         let child: ReturnType<typeof spawn>;
         try {
-          child = spawn('grep', ['-aobnHF', ...patterns, '--', ...group], {
+          child = spawn('grep', ['-aobnHFi', ...patterns, '--', ...names.slice(from, to)], {
             cwd,
             env: { ...process.env, LC_ALL: 'C' },
             stdio: ['ignore', 'pipe', 'ignore'],
@@ -201,40 +261,99 @@ export async function scanWithGrep(
           resolve(false);
           return;
         }
-        let rest = '';
-        child.stdout!.setEncoding('latin1');
-        child.stdout!.on('data', (data: string) => {
-          const text = rest + data;
-          let start = 0;
-          for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-            const a = text.indexOf(':', start);
-            const b = text.indexOf(':', a + 1);
-            const c = text.indexOf(':', b + 1);
-            if (a !== -1 && c !== -1 && c < nl) {
-              const f = index.get(text.slice(start, a));
-              const w = byForm.get(text.slice(c + 1, nl));
-              if (f !== undefined && w !== undefined)
-                note(out[f]!, kept[f]!, w, Number(text.slice(b + 1, c)), Number(text.slice(a + 1, b)));
-            }
-            start = nl + 1;
-          }
-          rest = text.slice(start);
-        });
+        const parse = grepParser(names, from, to, forms, (f, w, offset, line) =>
+          note(out[f]!, kept[f]!, w, offset, line),
+        );
+        child.stdout!.on('data', parse);
         child.on('error', () => resolve(false));
         child.on('close', (code) => resolve(code === 0 || code === 1));
       }),
   );
-  if (!(await Promise.all(runs)).every(Boolean)) return undefined;
-  // Bytes for the statistics (binary is decided later, for the outputs that have candidates).
-  names.forEach((name, i) => {
+  // Bytes for the statistics, read while grep runs (binary is decided later, for the outputs
+  // that have candidates).
+  const gone = names.map((name, i) => {
     try {
       out[i]!.bytes = statSync(`${cwd}/${name}`).size;
+      return false;
     } catch {
-      out[i] = { binary: false, matches: [], windows: literals.map(() => []), bytes: 0 };
+      return true;
     }
+  });
+  if (!(await Promise.all(runs)).every(Boolean)) return undefined;
+  gone.forEach((g, i) => {
+    if (g) out[i] = emptyScan(literals.length);
   });
   return out;
 }
+
+/**
+ * A reader of `grep -obnH` output (`name:line:offset:match` per line) over the outputs
+ * `names[from, to)`, which grep reports in that order: works on the bytes as they come, with no
+ * string made per match (a common word has tens of thousands).
+ */
+function grepParser(
+  names: string[],
+  from: number,
+  to: number,
+  forms: { bytes: Buffer; word: number }[],
+  found: (file: number, word: number, offset: number, line: number) => void,
+): (chunk: Buffer) => void {
+  const named = names.map((n) => Buffer.from(n, 'latin1'));
+  let file = from;
+  let rest: Buffer | undefined;
+  const same = (x: Buffer, buf: Buffer, a: number, b: number) => {
+    if (x.length !== b - a) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== buf[a + i]) return false;
+    return true;
+  };
+  const number = (buf: Buffer, a: number, b: number) => {
+    let n = 0;
+    for (let i = a; i < b; i++) n = n * 10 + buf[i]! - 48;
+    return n;
+  };
+  // One line, `buf[start, nl)`.
+  const line = (buf: Buffer, start: number, nl: number) => {
+    const a = buf.indexOf(58, start);
+    const b = a === -1 ? -1 : buf.indexOf(58, a + 1);
+    const c = b === -1 ? -1 : buf.indexOf(58, b + 1);
+    if (c === -1 || c > nl) return;
+    if (!same(named[file]!, buf, start, a)) {
+      let f = file + 1;
+      while (f < to && !same(named[f]!, buf, start, a)) f++;
+      if (f === to) return;
+      file = f;
+    }
+    for (const form of forms) {
+      if (same(form.bytes, buf, c + 1, nl)) {
+        found(file, form.word, number(buf, b + 1, c), number(buf, a + 1, b));
+        return;
+      }
+    }
+  };
+  return (chunk: Buffer) => {
+    let start = 0;
+    if (rest) {
+      // The line cut at the end of the previous chunk, completed.
+      const nl = chunk.indexOf(10);
+      if (nl === -1) {
+        rest = Buffer.concat([rest, chunk]);
+        return;
+      }
+      const whole = Buffer.concat([rest, chunk.subarray(0, nl + 1)]);
+      line(whole, 0, whole.length - 1);
+      rest = undefined;
+      start = nl + 1;
+    }
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      line(chunk, start, nl);
+      start = nl + 1;
+    }
+    if (start < chunk.length) rest = Buffer.from(chunk.subarray(start));
+  };
+}
+
+/** Lowercases ASCII letters only (what grep -i folds in the C locale). */
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /** Binary decided on the content of the output at `path` (its first SNIFF_BYTES). */
 export function isBinaryOutput(path: string): boolean {

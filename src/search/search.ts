@@ -4,9 +4,8 @@
  * with minisearch under those global statistics (rank.ts), keep the best windows that share no
  * lines, and collapse hits that are the same lines in re-runs of one command. Writes nothing.
  */
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Entry } from '../store/registry.js';
-import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 import { snippetRange } from './chunk.js';
@@ -16,8 +15,21 @@ import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.
 import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
 import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
 
-/** Windows read back and ranked by minisearch. */
+/** Most windows read back and ranked by minisearch. */
 export const MAX_CANDIDATES = 300;
+/**
+ * Windows ranked for `limit` hits: the scan's counts already order them (query words held,
+ * rare words first, matches per window), so minisearch needs only the best few dozen to choose
+ * the hits among (re-runs of one command collapse, so a hit may use up several).
+ */
+export const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(40, 10 * limit));
+/**
+ * Bytes read on each side of a match to rank its window: an 8-line window of ordinary lines is
+ * well inside; a hit's lines are read again in full (AROUND) when it is shown.
+ */
+const RANK_AROUND = 1024;
+/** Matches per window at which a word's count in the pre-ranking is half its weight. */
+const SATURATION = 1.2;
 /** Score a query word found in a result's note adds to its hits. */
 const NOTE_SCORE = 2;
 
@@ -76,6 +88,28 @@ export interface SearchOptions {
   scan?: 'grep' | 'js';
   /** How a result's command is named (hits of re-runs of one command collapse). */
   commandOf: (entry: Entry) => string;
+  /** A scan started before the entries were listed (see startScan); the others are scanned in JS. */
+  scanned?: EarlyScan;
+}
+
+/** A grep scan of some outputs, started early (it runs while the metadata is read). */
+export interface EarlyScan {
+  ids: string[];
+  /** Per id; undefined when grep could not run (then every output is scanned in JS). */
+  scans: Promise<Scanned[] | undefined>;
+}
+
+/** Starts the grep scan of the outputs of `ids` for `terms` (see search's `scanned`). */
+export function startScan(dir: RunDir, ids: string[], terms: QueryTerm[]): EarlyScan {
+  const forms = literalsOf(terms).map((l) => formsOf(l));
+  return {
+    ids,
+    scans: scanWithGrep(
+      dir.results,
+      ids.map((id) => `${id}.txt`),
+      forms,
+    ),
+  };
 }
 
 interface Source {
@@ -139,16 +173,23 @@ function nearSpellings(word: string, docs: Doc[]): Set<string> {
 /** Searches `entries` (already filtered: not expired, in scope). */
 export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Promise<Outcome> {
   const literals = literalsOf(opts.terms);
-  const paths = entries.map((e) => resultPaths(dir, e.meta.id).output);
+  // As resultPaths names them (the ids were checked when the entries were listed).
+  const paths = entries.map((e) => `${join(dir.results, e.meta.id)}.txt`);
   const forms = literals.map((l) => formsOf(l));
-  const scans =
-    (opts.scan === 'js'
-      ? undefined
-      : await scanWithGrep(
-          dir.results,
-          paths.map((p) => basename(p)),
-          forms,
-        )) ?? paths.map((p) => scanFile(p, forms));
+  let scans: Scanned[] | undefined;
+  if (opts.scanned) {
+    const early = await opts.scanned.scans;
+    const at = new Map(opts.scanned.ids.map((id, i) => [id, i]));
+    // A result that the early scan did not cover (written since) is scanned here, in JS.
+    if (early) scans = entries.map((e, i) => early[at.get(e.meta.id) ?? -1] ?? scanFile(paths[i]!, forms));
+  } else if (opts.scan !== 'js') {
+    scans = await scanWithGrep(
+      dir.results,
+      paths.map((p) => basename(p)),
+      forms,
+    );
+  }
+  scans ??= paths.map((p) => scanFile(p, forms));
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
   const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
@@ -186,14 +227,15 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   }
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
   // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
-  let candidates = pickCandidates(sources, column, weight);
+  const k = candidatesFor(opts.limit);
+  let { candidates, matched } = pickCandidates(sources, column, weight, k);
   let binary = false;
   for (const src of new Set(candidates.map((c) => c.src))) {
     if (sources[src]!.scan.binary || !isBinaryOutput(sources[src]!.path)) continue;
     sources[src]!.scan.binary = true;
     binary = true;
   }
-  if (binary) candidates = pickCandidates(sources, column, weight);
+  if (binary) ({ candidates, matched } = pickCandidates(sources, column, weight, k));
   readPieces(sources, candidates);
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
   // Words found nowhere may be typos of words in the candidate windows: near spellings there
@@ -207,8 +249,12 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   }
   const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
   // minisearch is loaded only when there is something to rank.
-  const { rankWindows } = await import('./rank.js');
-  for (const r of rankWindows(docs, words, { windows, bytes })) {
+  const { rankWindows, termsOf } = await import('./rank.js');
+  // Each distinct line is tokenized once, to rank it and to find the lines of a hit that match.
+  const cache = new Map<string, string[]>();
+  const labels = words.map((w) => w.label);
+  const lineTerms: LineTerms = (line) => termsOf([line], labels, cache);
+  for (const r of rankWindows(docs, words, { windows, bytes }, cache)) {
     const c = candidates[r.id]!;
     c.score = r.score;
     c.mask = r.mask;
@@ -242,19 +288,37 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
       sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
       a.window - b.window,
   );
-  return { ...none, absent, fuzzy, ...pickHits(sources, ranked, words, opts, coverage, full) };
+  return {
+    ...none,
+    absent,
+    fuzzy,
+    ...pickHits(sources, ranked, matched, words, opts, coverage, full, lineTerms),
+  };
+}
+
+/** Per source: every window the scan found holding a query word, ascending, with its word mask. */
+interface Matched {
+  windows: number[];
+  /** Absent for a query of one word. */
+  masks?: number[];
 }
 
 /**
- * The windows worth ranking: those holding the most query words, rare words first, newer
- * results first (at most MAX_CANDIDATES), from the scan's complete window lists; each with the
- * matches the scan kept inside it, to read it back from.
+ * The windows worth ranking: those holding the most query words, rare words and many matches
+ * first, newer results first (at most `k`), from the scan's complete window lists; each with
+ * the matches the scan kept inside it, to read it back from. Also every matched window per
+ * source (to count the hits not shown).
  */
-function pickCandidates(sources: Source[], column: number[], weight: number[]): Candidate[] {
+function pickCandidates(
+  sources: Source[],
+  column: number[],
+  weight: number[],
+  k: number,
+): { candidates: Candidate[]; matched: Map<number, Matched> } {
   const src: number[] = [];
   const win: number[] = [];
-  const masks: number[] = [];
   const key: number[] = [];
+  const matched = new Map<number, Matched>();
   const recency = sources
     .map((_, i) => i)
     .sort((a, b) => sources[a]!.entry.startedMs - sources[b]!.entry.startedMs);
@@ -264,48 +328,95 @@ function pickCandidates(sources: Source[], column: number[], weight: number[]): 
   });
   sources.forEach((s, i) => {
     if (s.scan.binary) return;
-    const mask = new Map<number, number>();
-    column.forEach((c, w) => {
-      for (const x of s.scan.windows[c] ?? []) mask.set(x, (mask.get(x) ?? 0) | (1 << w));
-    });
-    for (const [x, m] of mask) {
+    // A window is read back from the matches the scan kept in it: windows without one are left out.
+    const keptBlocks = new Set(s.scan.matches.map((m) => Math.floor((m.line - 1) / BLOCK)));
+    const readable = (x: number) => keptBlocks.has(x) || keptBlocks.has(x + 1);
+    // The words' window lists (ascending) merged: each window once, with its mask and pre-score.
+    const lists = column.map((c) => s.scan.windows[c] ?? []);
+    const counts = column.map((c) => s.scan.counts[c] ?? []);
+    if (lists.length === 1) {
+      // One word: its list as it is (a common word has 10^5 windows).
+      const [wins, n] = [lists[0]!, counts[0]!];
+      for (let j = 0; j < wins.length; j++) {
+        if (!readable(wins[j]!)) continue;
+        src.push(i);
+        win.push(wins[j]!);
+        key.push(1e4 + (weight[0]! * n[j]!) / (n[j]! + SATURATION));
+      }
+      if (wins.length > 0) matched.set(i, { windows: wins });
+      return;
+    }
+    const at = column.map(() => 0);
+    const windows: number[] = [];
+    const masks: number[] = [];
+    for (;;) {
+      let x = Number.POSITIVE_INFINITY;
+      for (let w = 0; w < lists.length; w++) {
+        const next = lists[w]![at[w]!];
+        if (next !== undefined && next < x) x = next;
+      }
+      if (x === Number.POSITIVE_INFINITY) break;
+      let m = 0;
       let pre = 0;
-      for (let w = 0; w < column.length; w++) if (m & (1 << w)) pre += weight[w]!;
+      for (let w = 0; w < lists.length; w++) {
+        if (lists[w]![at[w]!] !== x) continue;
+        const n = counts[w]![at[w]!++]!;
+        m |= 1 << w;
+        pre += (weight[w]! * n) / (n + SATURATION);
+      }
+      windows.push(x);
+      masks.push(m);
+      if (!readable(x)) continue;
       src.push(i);
       win.push(x);
-      masks.push(m);
       key.push(bits(m) * 1e4 + pre);
     }
+    if (windows.length > 0) matched.set(i, { windows, masks });
   });
-  const order = Array.from(key, (_, k) => k).sort(
-    (a, b) => key[b]! - key[a]! || rank[src[b]!]! - rank[src[a]!]! || win[a]! - win[b]!,
-  );
-  const chosen = new Map<string, Candidate>();
-  for (const k of order) {
-    if (chosen.size === MAX_CANDIDATES) break;
-    chosen.set(`${src[k]} ${win[k]}`, {
-      src: src[k]!,
-      window: win[k]!,
+  // The best k: every window above the k-th key, then the ties newest first, earliest window first.
+  let chosen: number[];
+  if (key.length <= k) chosen = key.map((_, j) => j);
+  else {
+    const sorted = Float64Array.from(key).sort().reverse();
+    const t = sorted[k - 1]!;
+    chosen = [];
+    const ties: number[] = [];
+    key.forEach((v, j) => {
+      if (v > t) chosen.push(j);
+      else if (v === t) ties.push(j);
+    });
+    // Among the ties, the best `room` (a native sort of numbers: there may be 10^5 ties).
+    const room = k - chosen.length;
+    const tie = Float64Array.from(ties, (j) => rank[src[j]!]! * 2 ** 31 + (2 ** 31 - 1 - win[j]!));
+    const least = Float64Array.from(tie).sort()[tie.length - room]!;
+    ties.forEach((j, n) => {
+      if (tie[n]! >= least) chosen.push(j);
+    });
+  }
+  const byWindow = new Map<string, Candidate>();
+  for (const j of chosen)
+    byWindow.set(`${src[j]} ${win[j]}`, {
+      src: src[j]!,
+      window: win[j]!,
       anchors: [],
       mask: 0,
-      pre: key[k]!,
+      pre: key[j]!,
       score: 0,
       pieces: [],
       terms: new Set(),
     });
-  }
   const wordOf = new Map(column.map((c, w) => [c, w]));
-  const bySrc = new Set([...chosen.values()].map((c) => c.src));
+  const bySrc = new Set(chosen.map((j) => src[j]!));
   for (const i of bySrc) {
     for (const m of sources[i]!.scan.matches) {
       if (!wordOf.has(m.word)) continue;
       for (const x of windowsOfLine(m.line)) {
-        const c = chosen.get(`${i} ${x}`);
+        const c = byWindow.get(`${i} ${x}`);
         if (c && c.anchors.length < 16) c.anchors.push(m);
       }
     }
   }
-  return [...chosen.values()].filter((c) => c.anchors.length > 0);
+  return { candidates: [...byWindow.values()].filter((c) => c.anchors.length > 0), matched };
 }
 
 function readPieces(sources: Source[], candidates: Candidate[]): void {
@@ -316,7 +427,7 @@ function readPieces(sources: Source[], candidates: Candidate[]): void {
       withFile(sources[i]!.path, (fd) => {
         for (const c of list) {
           const { first, last } = windowLines(c.window);
-          c.pieces = readAround(fd, c.anchors, first, last);
+          c.pieces = readAround(fd, c.anchors, first, last, false, RANK_AROUND);
         }
       });
     } catch {
@@ -325,24 +436,30 @@ function readPieces(sources: Source[], candidates: Candidate[]): void {
   }
 }
 
+/** The terms of one line as ranked (its tokens, and markers of query words inside tokens). */
+type LineTerms = (line: string) => readonly string[];
+
 /** True when a line holds one of the terms that matched. */
-function lineMatches(text: string, terms: Set<string>, near: readonly string[]): boolean {
+function lineMatches(
+  text: string,
+  terms: Set<string>,
+  near: readonly string[],
+  lineTerms: LineTerms,
+): boolean {
   const lower = cleanLine(text).toLowerCase();
   for (const t of terms) if (t.startsWith('~') && lower.includes(t.slice(1))) return true;
-  let hit = false;
-  tokenizeLine(cleanLine(text), (t) => {
-    if (!hit && (terms.has(t) || near.includes(t))) hit = true;
-  });
-  return hit;
+  return lineTerms(text).some((t) => terms.has(t) || near.includes(t));
 }
 
 function pickHits(
   sources: Source[],
   ranked: Candidate[],
+  matched: Map<number, Matched>,
   words: Word[],
   opts: SearchOptions,
   coverage: (mask: number) => number,
   full: number,
+  lineTerms: LineTerms,
 ): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
   const taken = new Map<number, Set<number>>();
   const hits: Hit[] = [];
@@ -351,7 +468,7 @@ function pickHits(
   // The same matching lines under the same command: one hit, however many runs hold them.
   const keyOf = (c: Candidate) =>
     `${opts.commandOf(sources[c.src]!.entry)}\n${c.pieces
-      .filter((p) => lineMatches(p.text, c.terms, near))
+      .filter((p) => lineMatches(p.text, c.terms, near, lineTerms))
       .map((p) => cleanLine(p.text))
       .join('\n')}`;
   for (const c of ranked) {
@@ -366,37 +483,40 @@ function pickHits(
       same.runs.add(entry);
       same.hit.runs = same.runs.size;
       if (entry.startedMs > same.hit.entry.startedMs) {
-        const newer = hitOf(sources[c.src]!, c, words, near, []);
+        const newer = hitOf(sources[c.src]!, c, words, near, [], lineTerms);
         if (newer) Object.assign(same.hit, { ...newer, runs: same.runs.size });
       }
       continue;
     }
     if (hits.length >= opts.limit) continue;
-    const hit = hitOf(sources[c.src]!, c, words, near, hits);
+    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineTerms);
     if (!hit) continue;
     t.add(c.window).add(c.window + 1);
     taken.set(c.src, t);
     byKey.set(key, { hit, runs: new Set([entry]) });
     hits.push(hit);
   }
-  // The rest: matched windows sharing no block with a hit, counted without overlapping each other.
+  // The rest: every window the scan found, sharing no block with a hit, counted without
+  // overlapping each other; and the results found by their note alone.
+  // A ranked window's words are minisearch's (near spellings included), the others the scan's.
   let more = 0;
   let moreWithAll = 0;
-  const bySrc = new Map<number, Candidate[]>();
-  for (const c of ranked) bySrc.set(c.src, [...(bySrc.get(c.src) ?? []), c]);
-  for (const [src, list] of bySrc) {
+  const rankedMask = new Map(ranked.map((c) => [`${c.src} ${c.window}`, c.mask]));
+  for (const [src, { windows, masks }] of matched) {
     const t = taken.get(src);
     let last = -3;
-    for (const c of list.sort((a, b) => a.window - b.window)) {
-      if (t && (t.has(c.window) || t.has(c.window + 1))) continue;
-      if (c.window > last + 1 || c.window < 0) {
-        more++;
-        if (coverage(c.mask) >= full) moreWithAll++;
-        last = c.window;
-      }
-    }
+    windows.forEach((x, j) => {
+      if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) return;
+      more++;
+      if (coverage(rankedMask.get(`${src} ${x}`) ?? (masks ? masks[j]! : 1)) >= full) moreWithAll++;
+      last = x;
+    });
   }
-  // Windows beyond the candidates: counted from the scan, roughly (every other window).
+  for (const c of ranked) {
+    if (c.window >= 0 || taken.has(c.src) || matched.has(c.src)) continue;
+    more++;
+    if (coverage(c.mask) >= full) moreWithAll++;
+  }
   return {
     hits: hits.map((h) => finished(h, opts)),
     more: hits.length === 0 ? 0 : more,
@@ -405,7 +525,14 @@ function pickHits(
 }
 
 /** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
-function hitOf(s: Source, c: Candidate, words: Word[], near: string[], earlier: Hit[]): Hit | undefined {
+function hitOf(
+  s: Source,
+  c: Candidate,
+  words: Word[],
+  near: string[],
+  earlier: Hit[],
+  lineTerms: LineTerms,
+): Hit | undefined {
   const base = {
     entry: s.entry,
     score: c.score,
@@ -420,7 +547,7 @@ function hitOf(s: Source, c: Candidate, words: Word[], near: string[], earlier: 
     ],
   };
   if (c.window < 0) return { ...base, lines: [] };
-  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near)).map((p) => p.n);
+  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near, lineTerms)).map((p) => p.n);
   if (matching.length === 0) return undefined;
   const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
   const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
