@@ -48,12 +48,6 @@ function inKeyBlock(text: string, afterBegin: boolean): string {
   return redactLine(text);
 }
 
-// What may come before a forged marker and not be seen: spaces, format and other default-ignorable
-// characters (U+034F, U+115F, U+3164, U+FE0F, U+FFA0, tags), characters drawn blank (U+2800),
-// controls, and combining marks with nothing to combine with.
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0]/gu;
-const LEADING = /^[\s\p{Cc}\p{M}]+/u;
-
 /** Look-alikes of the letters of `ctxwrap`, of `[` and of `:` that NFKC leaves alone, by what they pass for. */
 const LOOK_ALIKES: Readonly<Record<string, string>> = {
   c: '\u0441\u0421\u03f2\u03f9\u1d04\u217d\uabaf',
@@ -71,20 +65,35 @@ const CONFUSABLES = new Map<string, string>(
     [...chars].map((c): [string, string] => [c, ascii]),
   ),
 );
-const CONFUSABLE = new RegExp(`[${Object.values(LOOK_ALIKES).join('')}]`, 'gu');
+
+/**
+ * The patterns of seenStart, made on its first call: their Unicode property classes make V8 build
+ * ICU sets (about a millisecond), which a run whose lines all start plainly never needs.
+ */
+let patterns: { invisible: RegExp; leading: RegExp; confusable: RegExp } | undefined;
+const startPatterns = () =>
+  (patterns ??= {
+    // What may come before a forged marker and not be seen: spaces, format and other
+    // default-ignorable characters (U+034F, U+115F, U+3164, U+FE0F, U+FFA0, tags), characters
+    // drawn blank (U+2800), controls, and combining marks with nothing to combine with.
+    invisible: /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0]/gu,
+    leading: /^[\s\p{Cc}\p{M}]+/u,
+    confusable: new RegExp(`[${Object.values(LOOK_ALIKES).join('')}]`, 'gu'),
+  });
 
 /**
  * What a reader sees at the start of a line: its first characters without invisible ones,
  * NFKC-folded (fullwidth `［ｃｔｘ`), look-alikes mapped to ASCII, lower-cased.
  */
 function seenStart(text: string): string {
+  const { invisible, leading, confusable } = startPatterns();
   return text
     .slice(0, 96)
-    .replace(INVISIBLE, '')
-    .replace(LEADING, '')
+    .replace(invisible, '')
+    .replace(leading, '')
     .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .replace(CONFUSABLE, (c) => CONFUSABLES.get(c) ?? c)
+    .replace(invisible, '')
+    .replace(confusable, (c) => CONFUSABLES.get(c) ?? c)
     .toLowerCase();
 }
 
