@@ -424,14 +424,19 @@ export class Collector {
     // The line is too long to hold: keep its start, the rolling end, and count it.
     const all = this.carry ? Buffer.concat([this.carry, part]) : part;
     this.carry = null;
+    this.startHuge(this.newlines + 1, all);
+  }
+
+  /** Begins a long line with its first bytes (its start kept, its end rolling). */
+  private startHuge(line: number, first: Buffer): void {
     this.huge = {
-      line: this.newlines + 1,
-      start: copyOf(all.subarray(0, LONG_EDGE * 4)),
+      line,
+      start: copyOf(first.subarray(0, LONG_EDGE * 4)),
       end: new LastBytes(LONG_EDGE * 4),
       bytes: 0,
       chars: 0,
     };
-    this.growHuge(all);
+    this.growHuge(first);
   }
 
   private growHuge(part: Buffer): void {
@@ -505,14 +510,7 @@ export class Collector {
    * for look-backs.
    */
   private inlineHuge(work: Buffer, s: number, e: number, line: number): void {
-    this.huge = {
-      line,
-      start: copyOf(work.subarray(s, Math.min(e, s + LONG_EDGE * 4))),
-      end: new LastBytes(LONG_EDGE * 4),
-      bytes: 0,
-      chars: 0,
-    };
-    this.growHuge(work.subarray(s, e));
+    this.startHuge(line, work.subarray(s, e));
     this.finishHuge();
     this.barrier = e + 1;
   }
