@@ -4,6 +4,25 @@ import { commandWords, parseShell, ShellParseError } from '../../src/hook/shell-
 
 // Every whitespace character JavaScript knows, plus the ones the hook once looped on.
 const WHITESPACE = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u2028', '\u3000', '\ufeff', '\r\n'];
+// bash's reserved words that the word pattern below can produce.
+const BASH_RESERVED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  'time',
+  'in',
+  'case',
+  'esac',
+  'for',
+  'select',
+  'function',
+]);
 const SHELLISH = [
   ...WHITESPACE,
   ';',
@@ -73,6 +92,8 @@ describe('parseShell always ends', () => {
         blank,
         fc.constantFrom('', '\n', '\r\n', '\r', '\v', '\f', '\u00a0'),
         (words, sep, ending) => {
+          // A leading reserved word (`in a`, `do x`) is not a command word: bash reads `in a` as a syntax error.
+          fc.pre(!BASH_RESERVED.has(words[0] ?? ''));
           const parsed = parseShell(words.join(sep) + ending, 5000);
           const got = parsed.commands.flatMap((c) => commandWords(c).map((w) => w.text));
           // bash's metacharacters end words; \r, \v, \f and U+00A0 are part of the last one.
