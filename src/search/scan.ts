@@ -6,7 +6,7 @@
  * Every match comes back with its byte offset and its exact 1-based line number.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, readSync, statSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
 import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 
@@ -39,6 +39,7 @@ export interface Scanned {
   counts: number[][];
   /** Lines in the output when they were counted (an output with a match), else undefined. */
   lines?: number;
+  /** Bytes scanned (0 from scanWithGrep: the caller knows the sizes). */
   bytes: number;
 }
 
@@ -221,8 +222,8 @@ const emptyScan = (literals: number): Scanned => ({
 
 /**
  * The same scan done by grep (`grep -aobnHFi`, keeping the matches that are forms of a literal: one pass in C
- * over each output, line numbers and byte offsets included), two processes over halves of the
- * outputs so that both cores work. Resolves undefined when grep cannot be run (the caller
+ * over each output, line numbers and byte offsets included), two processes over every other
+ * output so that both cores work. Resolves undefined when grep cannot be run (the caller
  * falls back on scanFile). Binary is not decided here: see isBinaryOutput.
  */
 export async function scanWithGrep(
@@ -244,15 +245,17 @@ export async function scanWithGrep(
     f,
   ]);
   if (names.length === 0 || patterns.length === 0) return out;
-  const half = Math.ceil(names.length / 2);
-  const groups = names.length > 8 ? [0, half, names.length] : [0, names.length];
-  const runs = groups.slice(1).map(
-    (to, g) =>
+  // Every other output to each of two greps (outputs are named by command, and one command's
+  // outputs are alike in size: halves by name would not be halves by bytes). Under 8 outputs, a
+  // second process costs more than it saves.
+  const all = names.map((_, i) => i);
+  const groups = names.length > 8 ? [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)] : [all];
+  const runs = groups.map(
+    (group) =>
       new Promise<boolean>((resolve) => {
-        const from = groups[g]!;
         let child: ReturnType<typeof spawn>;
         try {
-          child = spawn('grep', ['-aobnHFi', ...patterns, '--', ...names.slice(from, to)], {
+          child = spawn('grep', ['-aobnHFi', ...patterns, '--', ...group.map((i) => names[i]!)], {
             cwd,
             env: { ...process.env, LC_ALL: 'C' },
             stdio: ['ignore', 'pipe', 'ignore'],
@@ -261,7 +264,7 @@ export async function scanWithGrep(
           resolve(false);
           return;
         }
-        const parse = grepParser(names, from, to, forms, (f, w, offset, line) =>
+        const parse = grepParser(names, group, forms, (f, w, offset, line) =>
           note(out[f]!, kept[f]!, w, offset, line),
         );
         child.stdout!.on('data', parse);
@@ -269,86 +272,67 @@ export async function scanWithGrep(
         child.on('close', (code) => resolve(code === 0 || code === 1));
       }),
   );
-  // Bytes for the statistics, read while grep runs (binary is decided later, for the outputs
-  // that have candidates).
-  const gone = names.map((name, i) => {
-    try {
-      out[i]!.bytes = statSync(`${cwd}/${name}`).size;
-      return false;
-    } catch {
-      return true;
-    }
-  });
   if (!(await Promise.all(runs)).every(Boolean)) return undefined;
-  gone.forEach((g, i) => {
-    if (g) out[i] = emptyScan(literals.length);
-  });
   return out;
 }
 
 /**
  * A reader of `grep -obnH` output (`name:line:offset:match` per line) over the outputs
- * `names[from, to)`, which grep reports in that order: works on the bytes as they come, with no
- * string made per match (a common word has tens of thousands).
+ * `names[i]` for i in `group`, which grep reports in that order: works on the bytes as they
+ * come, with no string made per match (a common word has tens of thousands).
  */
-function grepParser(
+export function grepParser(
   names: string[],
-  from: number,
-  to: number,
+  group: number[],
   forms: { bytes: Buffer; word: number }[],
   found: (file: number, word: number, offset: number, line: number) => void,
 ): (chunk: Buffer) => void {
-  const named = names.map((n) => Buffer.from(n, 'latin1'));
-  let file = from;
+  const named = group.map((i) => Buffer.from(`${names[i]!}:`, 'latin1'));
+  let at = 0;
   let rest: Buffer | undefined;
-  const same = (x: Buffer, buf: Buffer, a: number, b: number) => {
-    if (x.length !== b - a) return false;
+  /** True when `x` is at `buf[a...]`, before `end`. */
+  const startsWith = (buf: Buffer, a: number, end: number, x: Buffer) => {
+    if (a + x.length > end) return false;
     for (let i = 0; i < x.length; i++) if (x[i] !== buf[a + i]) return false;
     return true;
   };
-  const number = (buf: Buffer, a: number, b: number) => {
-    let n = 0;
-    for (let i = a; i < b; i++) n = n * 10 + buf[i]! - 48;
-    return n;
-  };
-  // One line, `buf[start, nl)`.
+  // One line, `buf[start, nl)`: the name is the current output's or a later one's, then the two
+  // numbers are read where they must be, and the match compared with the forms.
   const line = (buf: Buffer, start: number, nl: number) => {
-    const a = buf.indexOf(58, start);
-    const b = a === -1 ? -1 : buf.indexOf(58, a + 1);
-    const c = b === -1 ? -1 : buf.indexOf(58, b + 1);
-    if (c === -1 || c > nl) return;
-    if (!same(named[file]!, buf, start, a)) {
-      let f = file + 1;
-      while (f < to && !same(named[f]!, buf, start, a)) f++;
-      if (f === to) return;
-      file = f;
+    if (!startsWith(buf, start, nl, named[at]!)) {
+      let next = at + 1;
+      while (next < named.length && !startsWith(buf, start, nl, named[next]!)) next++;
+      if (next === named.length) return;
+      at = next;
+    }
+    let i = start + named[at]!.length;
+    let n = 0;
+    for (let x = buf[i++]!; x !== 58; x = buf[i++]!) {
+      if (i > nl) return;
+      n = n * 10 + x - 48;
+    }
+    let offset = 0;
+    for (let x = buf[i++]!; x !== 58; x = buf[i++]!) {
+      if (i > nl) return;
+      offset = offset * 10 + x - 48;
     }
     for (const form of forms) {
-      if (same(form.bytes, buf, c + 1, nl)) {
-        found(file, form.word, number(buf, b + 1, c), number(buf, a + 1, b));
+      if (form.bytes.length === nl - i && startsWith(buf, i, nl, form.bytes)) {
+        found(group[at]!, form.word, offset, n);
         return;
       }
     }
   };
   return (chunk: Buffer) => {
+    // The line cut at the end of the previous chunk goes in front (a chunk is 64 KiB: the copy
+    // costs less than a second path for one line).
+    const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
     let start = 0;
-    if (rest) {
-      // The line cut at the end of the previous chunk, completed.
-      const nl = chunk.indexOf(10);
-      if (nl === -1) {
-        rest = Buffer.concat([rest, chunk]);
-        return;
-      }
-      const whole = Buffer.concat([rest, chunk.subarray(0, nl + 1)]);
-      line(whole, 0, whole.length - 1);
-      rest = undefined;
+    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+      line(buf, start, nl);
       start = nl + 1;
     }
-    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
-      line(chunk, start, nl);
-      start = nl + 1;
-    }
-    if (start < chunk.length) rest = Buffer.from(chunk.subarray(start));
+    rest = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
   };
 }
 

@@ -4,7 +4,8 @@
  * with minisearch under those global statistics (rank.ts), keep the best windows that share no
  * lines, and collapse hits that are the same lines in re-runs of one command. Writes nothing.
  */
-import { basename, join } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, sep } from 'node:path';
 import type { Entry } from '../store/registry.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
@@ -170,11 +171,26 @@ function nearSpellings(word: string, docs: Doc[]): Set<string> {
   return near;
 }
 
+/**
+ * The size of a stored output that grep scanned: as its metadata records it once complete (no
+ * stat of every output before the ranking can start), else as it is now.
+ */
+function sizeOf(s: Source): number {
+  const { meta } = s.entry;
+  if (s.entry.state === 'complete' && meta.bytes !== undefined) return meta.storedBytes ?? meta.bytes;
+  try {
+    return statSync(s.path).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** Searches `entries` (already filtered: not expired, in scope). */
 export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions): Promise<Outcome> {
   const literals = literalsOf(opts.terms);
-  // As resultPaths names them (the ids were checked when the entries were listed).
-  const paths = entries.map((e) => `${join(dir.results, e.meta.id)}.txt`);
+  // As resultPaths names them (the ids were checked when the entries were listed; no path.join,
+  // see resultFiles).
+  const paths = entries.map((e) => `${dir.results}${sep}${e.meta.id}.txt`);
   const forms = literals.map((l) => formsOf(l));
   let scans: Scanned[] | undefined;
   if (opts.scanned) {
@@ -221,9 +237,10 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   let bytes = 0;
   for (const s of sources) {
     if (s.scan.binary) continue;
-    const lines = s.scan.lines ?? s.entry.meta.lines ?? Math.ceil(s.scan.bytes / 80);
+    const size = s.scan.bytes || sizeOf(s);
+    const lines = s.scan.lines ?? s.entry.meta.lines ?? Math.ceil(size / 80);
     windows += Math.max(1, Math.ceil(lines / BLOCK));
-    bytes += s.scan.bytes;
+    bytes += size;
   }
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
   // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
@@ -296,6 +313,12 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   };
 }
 
+/**
+ * One number per window of a source (a common word has 10^5 windows: a string key each cost
+ * more than the rest of the count). Windows number at most 2^32 per output; -1 is a note's.
+ */
+const windowKey = (src: number, window: number) => src * 2 ** 32 + window;
+
 /** Per source: every window the scan found holding a query word, ascending, with its word mask. */
 interface Matched {
   windows: number[];
@@ -327,7 +350,7 @@ function pickCandidates(
     rank[s] = r;
   });
   sources.forEach((s, i) => {
-    if (s.scan.binary) return;
+    if (s.scan.binary || column.every((c) => (s.scan.windows[c]?.length ?? 0) === 0)) return;
     // A window is read back from the matches the scan kept in it: windows without one are left out.
     const keptBlocks = new Set(s.scan.matches.map((m) => Math.floor((m.line - 1) / BLOCK)));
     const readable = (x: number) => keptBlocks.has(x) || keptBlocks.has(x + 1);
@@ -393,9 +416,9 @@ function pickCandidates(
       if (tie[n]! >= least) chosen.push(j);
     });
   }
-  const byWindow = new Map<string, Candidate>();
+  const byWindow = new Map<number, Candidate>();
   for (const j of chosen)
-    byWindow.set(`${src[j]} ${win[j]}`, {
+    byWindow.set(windowKey(src[j]!, win[j]!), {
       src: src[j]!,
       window: win[j]!,
       anchors: [],
@@ -411,7 +434,7 @@ function pickCandidates(
     for (const m of sources[i]!.scan.matches) {
       if (!wordOf.has(m.word)) continue;
       for (const x of windowsOfLine(m.line)) {
-        const c = byWindow.get(`${i} ${x}`);
+        const c = byWindow.get(windowKey(i, x));
         if (c && c.anchors.length < 16) c.anchors.push(m);
       }
     }
@@ -501,14 +524,14 @@ function pickHits(
   // A ranked window's words are minisearch's (near spellings included), the others the scan's.
   let more = 0;
   let moreWithAll = 0;
-  const rankedMask = new Map(ranked.map((c) => [`${c.src} ${c.window}`, c.mask]));
+  const rankedMask = new Map(ranked.map((c) => [windowKey(c.src, c.window), c.mask]));
   for (const [src, { windows, masks }] of matched) {
     const t = taken.get(src);
     let last = -3;
     windows.forEach((x, j) => {
       if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) return;
       more++;
-      if (coverage(rankedMask.get(`${src} ${x}`) ?? (masks ? masks[j]! : 1)) >= full) moreWithAll++;
+      if (coverage(rankedMask.get(windowKey(src, x)) ?? (masks ? masks[j]! : 1)) >= full) moreWithAll++;
       last = x;
     });
   }
