@@ -4,7 +4,7 @@
  * that a file planted in place of a result cannot make ctxwrap read, print or append to anything
  * outside the run directory.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
 
@@ -16,16 +16,20 @@ export class NotRegularFile extends Error {
   }
 }
 
-function checkedOpen(path: string, flags: number, mode?: number): number {
+/** Opens `path` and checks that it is a regular file; its size when opened. */
+function checkedOpenSized(path: string, flags: number, mode?: number): { fd: number; size: number } {
   const fd = openSync(path, flags | O_NOFOLLOW | O_NONBLOCK, mode);
   try {
-    if (!fstatSync(fd).isFile()) throw new NotRegularFile(path);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new NotRegularFile(path);
+    return { fd, size: stat.size };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
-  return fd;
 }
+
+const checkedOpen = (path: string, flags: number, mode?: number) => checkedOpenSized(path, flags, mode).fd;
 
 /** Opens a regular file for reading; a link (ELOOP), a FIFO or a device is refused. */
 export function openFileForRead(path: string): number {
@@ -39,9 +43,19 @@ export function readFileNoFollow(path: string): string {
 
 /** Reads a whole regular file without following a link. */
 export function readBytesNoFollow(path: string): Buffer {
-  const fd = openFileForRead(path);
+  const { fd, size } = checkedOpenSized(path, O_RDONLY);
   try {
-    return readFileSync(fd);
+    // One read for a file that is not growing (a short read of a regular file is its end): a
+    // search reads every result's metadata, and readFileSync took a second fstat and read each.
+    let bytes = Buffer.allocUnsafe(size + 1);
+    let got = 0;
+    for (;;) {
+      const n = readSync(fd, bytes, got, bytes.length - got, null);
+      got += n;
+      if (got < bytes.length) break;
+      bytes = Buffer.concat([bytes, Buffer.allocUnsafe(bytes.length)]);
+    }
+    return bytes.subarray(0, got);
   } finally {
     closeSync(fd);
   }
