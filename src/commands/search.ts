@@ -11,7 +11,7 @@ import { queryTerms } from '../search/tokenize.js';
 import { shieldFor } from '../shield.js';
 import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
-import { isExpired, listEntries } from '../store/registry.js';
+import { isExpired, listEntries, listEntriesYielding } from '../store/registry.js';
 import { type ResultFile, resultFiles } from '../store/result-files.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
@@ -116,7 +116,7 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
       .map((f) => f.id);
     scanned = startScan(dir, ids, terms);
   }
-  const all = listEntries(dir);
+  const all = scanned ? await listEntriesYielding(files) : listEntries(dir);
   const now = Date.now();
   let scope = all.filter((e) => !isExpired(e, ttlMs, now));
   if (id !== undefined) {

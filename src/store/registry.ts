@@ -2,7 +2,7 @@
  * The registry of a run directory: the result metadata files are the only authority on what
  * exists. An id that appears in some tool's output but has no metadata here does not exist.
  */
-import { resultFiles } from './result-files.js';
+import { type ResultFile, resultFiles } from './result-files.js';
 import { parseMeta, type ResultMeta, writerLiveness } from './results.js';
 import type { RunDir } from './run-dir.js';
 import { readFileNoFollow } from './safe-open.js';
@@ -45,16 +45,36 @@ export function isExpired(entry: Entry, ttlMs: number, now = Date.now()): boolea
  */
 export function listEntries(dir: RunDir): Entry[] {
   const entries: Entry[] = [];
-  for (const { id, suffix, path } of resultFiles(dir)) {
-    if (suffix !== 'json') continue;
-    try {
-      const meta = parseMeta(readFileNoFollow(path), id);
-      if (!meta) continue;
-      const startedMs = Date.parse(meta.startedAt);
-      entries.push({ meta, state: stateOf(meta), startedMs: Number.isNaN(startedMs) ? 0 : startedMs });
-    } catch {
-      /* being written or damaged: not part of the registry */
-    }
-  }
-  return entries.sort((a, b) => b.startedMs - a.startedMs || (a.meta.id < b.meta.id ? -1 : 1));
+  for (const { id, suffix, path } of resultFiles(dir)) if (suffix === 'json') addEntry(entries, id, path);
+  return newestFirst(entries);
 }
+
+/**
+ * listEntries for a caller with a child process under way (a search's grep): the listing is
+ * `files`, and every few files the event loop runs, so that the child's output is read while
+ * the metadata is (a child that fills its pipe waits).
+ */
+export async function listEntriesYielding(files: ResultFile[]): Promise<Entry[]> {
+  const entries: Entry[] = [];
+  let read = 0;
+  for (const { id, suffix, path } of files) {
+    if (suffix !== 'json') continue;
+    addEntry(entries, id, path);
+    if (++read % 32 === 0) await new Promise((go) => setImmediate(go));
+  }
+  return newestFirst(entries);
+}
+
+function addEntry(entries: Entry[], id: string, path: string): void {
+  try {
+    const meta = parseMeta(readFileNoFollow(path), id);
+    if (!meta) return;
+    const startedMs = Date.parse(meta.startedAt);
+    entries.push({ meta, state: stateOf(meta), startedMs: Number.isNaN(startedMs) ? 0 : startedMs });
+  } catch {
+    /* being written or damaged: not part of the registry */
+  }
+}
+
+const newestFirst = (entries: Entry[]) =>
+  entries.sort((a, b) => b.startedMs - a.startedMs || (a.meta.id < b.meta.id ? -1 : 1));
