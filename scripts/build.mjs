@@ -1,6 +1,7 @@
 // Builds dist/:
 //  - ctxwrap.cjs: one CommonJS file for the fast path (`ctxwrap -- cmd`, `ctxwrap -c '...'` on
 //    pipes), which every wrapped command pays for: run's code only, no commander, no chalk;
+//  - search.cjs: `ctxwrap search` on pipes, also without commander and chalk;
 //  - cli.js (+ chunks/): the ESM build of every subcommand, with code splitting so that each
 //    loads only what it needs; ctxwrap.cjs imports it for anything but the fast path;
 //  - index.js: the library entry.
@@ -34,17 +35,27 @@ await build({
     js: "import { createRequire as __ctxwrapRequire } from 'node:module'; const require = __ctxwrapRequire(import.meta.url);",
   },
 });
+// The commander path (cli.js) stays out of the bundles of the fast paths.
+const apart = {
+  name: 'paths-stay-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/cli\.js$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
 await build({
   ...common,
   entryPoints: ['src/main.ts'],
   outfile: 'dist/ctxwrap.cjs',
   format: 'cjs',
-  plugins: [
-    {
-      name: 'commander-path-stays-apart',
-      setup(b) {
-        b.onResolve({ filter: /^\.\/cli\.js$/ }, () => ({ path: './cli.js', external: true }));
-      },
-    },
-  ],
+  plugins: [apart],
+});
+await build({
+  ...common,
+  entryPoints: ['src/search-main.ts'],
+  outfile: 'dist/search.cjs',
+  format: 'cjs',
+  plugins: [apart],
+  // Loaded from node_modules when used (--in, and ranking once there are candidates), not
+  // parsed before the scan starts.
+  external: ['fast-glob', 'minisearch'],
 });

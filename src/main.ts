@@ -2,6 +2,7 @@
  * The entry bin/ctxwrap.js calls. `ctxwrap -- cmd` and `ctxwrap -c '...'` on pipes (how an agent
  * runs every command) take a fast path that loads neither commander nor chalk; anything else,
  * or a terminal on stdout or stderr (colour, a status line), goes through commander (cli.ts).
+ * `ctxwrap search` starts in search-main.ts instead (bin/ctxwrap.js chooses).
  */
 import { isatty } from 'node:tty';
 import { finish, ignoreOutputErrors, reportError } from './cli/exit.js';

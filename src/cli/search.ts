@@ -1,6 +1,4 @@
 /** `ctxwrap search <words...>`: ranked lines across every stored result. */
-import { resolveSearchConfig } from '../config.js';
-import { resolveTtl } from '../env.js';
 import { type Common, colorize, type Declare, out, runDirFlag, withRunDir } from './io.js';
 
 interface SearchCliOptions extends Common {
@@ -30,22 +28,13 @@ export const declareSearch: Declare = (program, { setExit }) => {
         '\nExit status: 0 when something matched, 1 when nothing did, 2 for bad input.\n\nExamples:\n  ctxwrap search connection refused postgres\n  ctxwrap search TS2345 --id tsc_81c0aa12\n  ctxwrap search "flaky timeout" --limit 3 --json\n  ctxwrap search TS2345 --in \'tsc_*\'',
       ),
   ).action(async (words: string[], opts: SearchCliOptions, cmd) => {
-    const config = resolveSearchConfig({ ...opts, runDir: runDirFlag(cmd, opts) });
-    const { searchResults } = await import('../commands/search.js');
-    setExit(
-      await searchResults({
-        runDir: config.runDir,
-        query: words.join(' '),
-        ...(opts.id !== undefined ? { id: opts.id } : {}),
-        ...(opts.in !== undefined ? { in: opts.in } : {}),
-        limit: config.limit,
-        maxChars: config.maxChars,
-        json: opts.json === true,
-        redact: opts.redact !== false,
-        scan: config.scan,
-        ttlMs: resolveTtl(),
-        print: (t) => out(opts.json ? t : colorize(t)),
-      }),
-    );
+    const { runSearch } = await import('./fast-search.js');
+    const flags = {
+      ...opts,
+      runDir: runDirFlag(cmd, opts),
+      json: opts.json === true,
+      redact: opts.redact !== false,
+    };
+    setExit(await runSearch(words, flags, (t) => out(opts.json ? t : colorize(t))));
   });
 };

@@ -1,0 +1,21 @@
+/**
+ * The entry of dist/search.cjs, which bin/ctxwrap.js loads for `ctxwrap search`: on pipes (an
+ * agent), the search without commander or chalk (see cli/fast-search.ts); on a terminal, or in
+ * a form the fast path does not take, cli.ts.
+ */
+import { isatty } from 'node:tty';
+import { finish, ignoreOutputErrors, reportError } from './cli/exit.js';
+import { fastSearch, parseFastSearchArgs } from './cli/fast-search.js';
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const args = isatty(1) || isatty(2) ? undefined : parseFastSearchArgs(argv.slice(2));
+  if (!args) return (await import('./cli.js')).main(argv);
+  ignoreOutputErrors();
+  let code: number;
+  try {
+    code = await fastSearch(args);
+  } catch (error) {
+    code = reportError(error);
+  }
+  finish(code);
+}
