@@ -231,8 +231,10 @@ export async function scanWithGrep(
   names: string[],
   literals: Buffer[][],
 ): Promise<Scanned[] | undefined> {
-  const out: Scanned[] = names.map(() => emptyScan(literals.length));
-  const kept = names.map(() => keeper(literals.length));
+  // Made for an output at its first match (most outputs have none, and grep starts sooner).
+  const out: (Scanned | undefined)[] = [];
+  const kept: Keeper[] = [];
+  const scanned = () => Array.from({ length: names.length }, (_, i) => out[i] ?? emptyScan(literals.length));
   const forms: { bytes: Buffer; word: number }[] = [];
   literals.forEach((list, w) => {
     for (const f of list) if (!forms.some((x) => x.bytes.equals(f))) forms.push({ bytes: f, word: w });
@@ -244,7 +246,7 @@ export async function scanWithGrep(
     '-e',
     f,
   ]);
-  if (names.length === 0 || patterns.length === 0) return out;
+  if (names.length === 0 || patterns.length === 0) return scanned();
   // Every other output to each of two greps (outputs are named by command, and one command's
   // outputs are alike in size: halves by name would not be halves by bytes). Under 8 outputs, a
   // second process costs more than it saves.
@@ -265,7 +267,13 @@ export async function scanWithGrep(
           return;
         }
         const parse = grepParser(names, group, forms, (f, w, offset, line) =>
-          note(out[f]!, kept[f]!, w, offset, line),
+          note(
+            (out[f] ??= emptyScan(literals.length)),
+            (kept[f] ??= keeper(literals.length)),
+            w,
+            offset,
+            line,
+          ),
         );
         child.stdout!.on('data', parse);
         child.on('error', () => resolve(false));
@@ -273,7 +281,7 @@ export async function scanWithGrep(
       }),
   );
   if (!(await Promise.all(runs)).every(Boolean)) return undefined;
-  return out;
+  return scanned();
 }
 
 /**

@@ -192,6 +192,9 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   // see resultFiles).
   const paths = entries.map((e) => `${dir.results}${sep}${e.meta.id}.txt`);
   const forms = literals.map((l) => formsOf(l));
+  // minisearch loads while grep runs: it is needed as soon as there is anything to rank.
+  const ranking = import('./rank.js');
+  ranking.catch(() => {});
   let scans: Scanned[] | undefined;
   if (opts.scanned) {
     const early = await opts.scanned.scans;
@@ -265,8 +268,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     absent = absent.filter((a) => a !== label);
   }
   const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
-  // minisearch is loaded only when there is something to rank.
-  const { rankWindows, termsOf } = await import('./rank.js');
+  const { rankWindows, termsOf } = await ranking;
   // Each distinct line is tokenized once, to rank it and to find the lines of a hit that match.
   const cache = new Map<string, string[]>();
   const labels = words.map((w) => w.label);
@@ -278,8 +280,10 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     c.terms = r.terms;
   }
   const ranked: Candidate[] = [];
+  const scored = new Map<number, Candidate[]>();
+  for (const c of candidates) if (c.score > 0) scored.set(c.src, [...(scored.get(c.src) ?? []), c]);
   sources.forEach((s, src) => {
-    const own = candidates.filter((c) => c.src === src && c.score > 0);
+    const own = scored.get(src) ?? [];
     for (const c of own)
       ranked.push({ ...c, mask: c.mask | s.noteMask, score: c.score + NOTE_SCORE * bits(s.noteMask) });
     if (own.length === 0 && s.noteMask !== 0)
@@ -318,6 +322,20 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
  * more than the rest of the count). Windows number at most 2^32 per output; -1 is a note's.
  */
 const windowKey = (src: number, window: number) => src * 2 ** 32 + window;
+
+/** Where `x` is in the ascending `list`, or -1. */
+function indexIn(list: number[], x: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = list[mid]!;
+    if (v === x) return mid;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
 
 /** Per source: every window the scan found holding a query word, ascending, with its word mask. */
 interface Matched {
@@ -358,12 +376,16 @@ function pickCandidates(
     const lists = column.map((c) => s.scan.windows[c] ?? []);
     const counts = column.map((c) => s.scan.counts[c] ?? []);
     if (lists.length === 1) {
-      // One word: its list as it is (a common word has 10^5 windows).
+      // One word: its list as it is (a common word has 10^5 windows), and the readable windows
+      // looked up in it (the window of a kept match's block and the one before).
       const [wins, n] = [lists[0]!, counts[0]!];
-      for (let j = 0; j < wins.length; j++) {
-        if (!readable(wins[j]!)) continue;
+      const around = new Set<number>();
+      for (const b of keptBlocks) around.add(b).add(b - 1);
+      for (const x of [...around].sort((a, b) => a - b)) {
+        const j = indexIn(wins, x);
+        if (j === -1) continue;
         src.push(i);
-        win.push(wins[j]!);
+        win.push(x);
         key.push(1e4 + (weight[0]! * n[j]!) / (n[j]! + SATURATION));
       }
       if (wins.length > 0) matched.set(i, { windows: wins });
@@ -525,15 +547,23 @@ function pickHits(
   let more = 0;
   let moreWithAll = 0;
   const rankedMask = new Map(ranked.map((c) => [windowKey(c.src, c.window), c.mask]));
+  // A plain loop: a common word has 10^5 windows.
+  const covers = new Map<number, boolean>();
+  const all = (mask: number) => {
+    let yes = covers.get(mask);
+    if (yes === undefined) covers.set(mask, (yes = coverage(mask) >= full));
+    return yes;
+  };
   for (const [src, { windows, masks }] of matched) {
     const t = taken.get(src);
     let last = -3;
-    windows.forEach((x, j) => {
-      if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) return;
+    for (let j = 0; j < windows.length; j++) {
+      const x = windows[j]!;
+      if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) continue;
       more++;
-      if (coverage(rankedMask.get(windowKey(src, x)) ?? (masks ? masks[j]! : 1)) >= full) moreWithAll++;
+      if (all(rankedMask.get(windowKey(src, x)) ?? (masks ? masks[j]! : 1))) moreWithAll++;
       last = x;
-    });
+    }
   }
   for (const c of ranked) {
     if (c.window >= 0 || taken.has(c.src) || matched.has(c.src)) continue;
