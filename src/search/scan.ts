@@ -266,15 +266,13 @@ export async function scanWithGrep(
           resolve(false);
           return;
         }
-        const parse = grepParser(names, group, forms, (f, w, offset, line) =>
-          note(
-            (out[f] ??= emptyScan(literals.length)),
-            (kept[f] ??= keeper(literals.length)),
-            w,
-            offset,
-            line,
-          ),
-        );
+        const parse = grepParser(names, group, forms, (f, w, offset, line) => {
+          if (!out[f]) {
+            out[f] = emptyScan(literals.length);
+            kept[f] = keeper(literals.length);
+          }
+          note(out[f], kept[f]!, w, offset, line);
+        });
         child.stdout!.on('data', parse);
         child.on('error', () => resolve(false));
         child.on('close', (code) => resolve(code === 0 || code === 1));

@@ -551,7 +551,10 @@ function pickHits(
   const covers = new Map<number, boolean>();
   const all = (mask: number) => {
     let yes = covers.get(mask);
-    if (yes === undefined) covers.set(mask, (yes = coverage(mask) >= full));
+    if (yes === undefined) {
+      yes = coverage(mask) >= full;
+      covers.set(mask, yes);
+    }
     return yes;
   };
   for (const [src, { windows, masks }] of matched) {
