@@ -3,7 +3,8 @@
  * search's own time is a grep of every stored output, and commander's start-up came on top of
  * it. Only the simple forms are taken here (each option's value the next word, as commander
  * takes it); anything else (help, `--opt=value`, an unknown option, no words) is undefined and
- * goes through commander, which gives the same result or the usual error.
+ * goes through commander, which gives the same result or the usual error. Both paths run the
+ * search through runSearch.
  */
 import { resolveSearchConfig } from '../config.js';
 
