@@ -245,16 +245,32 @@ function select(
   const alike = (a: Held, b: Held) =>
     a.text === b.text ||
     (a.salience > 0 ? template(a.text) === template(b.text) : b.salience <= 0 && a.shape === b.shape);
+  /** Salient lines whose group is one run of identical held lines: that run shows them. */
+  const inRun = new Set<Candidate>();
   for (let i = 0; i < numbers.length; i++) {
     const n = numbers[i] as number;
     const h = at(i);
-    if (h.own) continue;
     let j = i;
     // Identical lines fold anywhere; lines alike only away from the ends.
     const same = (k: number) => !at(k).own && !at(k).isNew && at(k).text === h.text;
     while (!h.isNew && j + 1 < numbers.length && numbers[j + 1] === (numbers[j] as number) + 1 && same(j + 1))
       j++;
     if (j - i < 2) j = i;
+    if (h.own) {
+      // A salient line repeated (`retrying: connection refused` 400 times) is one line and a
+      // repeat count, not a line with "+399 similar" and the same run counted again beside it.
+      const cand = byLine.get(n);
+      const whole =
+        cand !== undefined &&
+        j > i &&
+        cand.count === j - i + 1 &&
+        cand.lastLine === numbers[j] &&
+        !cand.owner &&
+        cand.attached.length === 0;
+      if (!whole) continue;
+      inRun.add(cand);
+      h.salience = Math.max(h.salience, worth(cand));
+    }
     if (j === i && foldable(i)) {
       while (
         j + 1 < numbers.length &&
@@ -322,6 +338,7 @@ function select(
 
   // Salient and new lines of the middle, with their context.
   for (const cand of c.candidates) {
+    if (inRun.has(cand)) continue;
     const line = (l: NumberedLine, role: Role, isNew = false): Entry => ({
       line: l.line,
       text: inert(held.get(l.line)?.text ?? cutLine(shield(l.line, l.text), cap)),

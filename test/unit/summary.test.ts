@@ -77,6 +77,19 @@ describe('summarize', () => {
     const out = summarize(text, facts, { inlineThreshold: 10 });
     expect(out).toContain('same line\n[ctxwrap: previous line repeated 49 more times]\nend\n');
   });
+
+  it('counts a repeated salient line once: one line and a repeat count, not "+N similar" beside it', () => {
+    const loop = Array.from({ length: 50 }, () => 'error: connection refused');
+    for (const text of [
+      [...loop, 'gave up'].join('\n'),
+      [...filler(600), ...loop, ...filler(600, 600)].join('\n'),
+    ]) {
+      const out = summarize(text, facts, { inlineThreshold: 10 });
+      expect(out).toContain('error: connection refused\n[ctxwrap: previous line repeated 49 more times]\n');
+      expect(out).not.toContain('similar, last');
+      expect(out.split('error: connection refused').length - 1).toBe(1);
+    }
+  });
 });
 
 describe('comparing with the previous run', () => {
