@@ -323,20 +323,6 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
  */
 const windowKey = (src: number, window: number) => src * 2 ** 32 + window;
 
-/** Where `x` is in the ascending `list`, or -1. */
-function indexIn(list: number[], x: number): number {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const v = list[mid]!;
-    if (v === x) return mid;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 /** Per source: every window the scan found holding a query word, ascending, with its word mask. */
 interface Matched {
   windows: number[];
@@ -370,27 +356,32 @@ function pickCandidates(
   sources.forEach((s, i) => {
     if (s.scan.binary || column.every((c) => (s.scan.windows[c]?.length ?? 0) === 0)) return;
     // A window is read back from the matches the scan kept in it: windows without one are left out.
-    const keptBlocks = new Set(s.scan.matches.map((m) => Math.floor((m.line - 1) / BLOCK)));
-    const readable = (x: number) => keptBlocks.has(x) || keptBlocks.has(x + 1);
-    // The words' window lists (ascending) merged: each window once, with its mask and pre-score.
     const lists = column.map((c) => s.scan.windows[c] ?? []);
     const counts = column.map((c) => s.scan.counts[c] ?? []);
     if (lists.length === 1) {
-      // One word: its list as it is (a common word has 10^5 windows), and the readable windows
-      // looked up in it (the window of a kept match's block and the one before).
+      // One word: its list as it is (a common word has 10^5 windows), walked once beside the
+      // readable windows in ascending order (the window of a kept match's block and the one
+      // before; a native sort of the blocks, as a common word keeps matches in every output).
       const [wins, n] = [lists[0]!, counts[0]!];
-      const around = new Set<number>();
-      for (const b of keptBlocks) around.add(b).add(b - 1);
-      for (const x of [...around].sort((a, b) => a - b)) {
-        const j = indexIn(wins, x);
-        if (j === -1) continue;
-        src.push(i);
-        win.push(x);
-        key.push(1e4 + (weight[0]! * n[j]!) / (n[j]! + SATURATION));
+      const blocks = Int32Array.from(s.scan.matches, (m) => Math.floor((m.line - 1) / BLOCK)).sort();
+      let j = 0;
+      let next = 0;
+      for (const b of blocks) {
+        for (let x = Math.max(next, b - 1); x <= b; x++) {
+          while (j < wins.length && wins[j]! < x) j++;
+          if (wins[j] !== x) continue;
+          src.push(i);
+          win.push(x);
+          key.push(1e4 + (weight[0]! * n[j]!) / (n[j]! + SATURATION));
+        }
+        next = Math.max(next, b + 1);
       }
       if (wins.length > 0) matched.set(i, { windows: wins });
       return;
     }
+    const keptBlocks = new Set(s.scan.matches.map((m) => Math.floor((m.line - 1) / BLOCK)));
+    const readable = (x: number) => keptBlocks.has(x) || keptBlocks.has(x + 1);
+    // The words' window lists (ascending) merged: each window once, with its mask and pre-score.
     const at = column.map(() => 0);
     const windows: number[] = [];
     const masks: number[] = [];
