@@ -96,6 +96,35 @@ export async function run() {
         ),
       );
     }
+    // The floor under every search: node's own start-up, run side by side with the absent
+    // word's grep. On Node 20, NODE_EXTRA_CA_CERTS (set on this machine) makes every node
+    // process parse that CA bundle before its first line (nodejs/node#40524; Node 24 defers it
+    // until TLS is used): the searches are measured once more without it.
+    const extraCa = process.env.NODE_EXTRA_CA_CERTS;
+    const start = sideBySide('node -e 0', grep(warm, 'zanzibar'), { runs: WARM_RUNS });
+    rows.push(
+      row(
+        `node -e 0 (node's start-up, no ctxwrap) vs grep 'zanzibar'`,
+        start.subjectMs,
+        start.baselineMs,
+        `${process.version}; NODE_EXTRA_CA_CERTS ${extraCa ? 'set' : 'unset'}; load ${load()}`,
+      ),
+    );
+    if (extraCa)
+      for (const [what, q] of QUERIES) {
+        const r = sideBySide(`env -u NODE_EXTRA_CA_CERTS ${search(warm, q)}`, grep(warm, q), {
+          runs: WARM_RUNS,
+          allowFail: true,
+        });
+        rows.push(
+          row(
+            `search '${q}' (${what}), warm, NODE_EXTRA_CA_CERTS unset`,
+            r.subjectMs,
+            r.baselineMs,
+            `medians of ${WARM_RUNS}; load ${load()}`,
+          ),
+        );
+      }
     const after = tree(warm);
     const written = [...after].filter(([p, v]) => before.get(p) !== v).length;
     rows.push({
