@@ -81,8 +81,30 @@ export function showLine(
   return `${cutBefore !== 0 ? cutMark(cutBefore) : ''}${shown}${cutAfter !== 0 ? cutMark(cutAfter) : ''}`;
 }
 
+/** A stored line as printed, without its number. */
+const shown = (line: HitLine, tokens: readonly string[], cap: number) => inert(showLine(line, tokens, cap));
+
 function quoted(line: HitLine, tokens: readonly string[], cap = LINE_CAP): string {
-  return `${line.n}: ${inert(showLine(line, tokens, cap))}`;
+  return `${line.n}: ${shown(line, tokens, cap)}`;
+}
+
+/**
+ * A hit's lines as printed: three or more identical lines in a row (a retry loop) are the first
+ * and a count, as in the summary.
+ */
+function printed(lines: HitLine[], tokens: readonly string[], cap = LINE_CAP): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    const text = shown(lines[i]!, tokens, cap);
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.n === lines[j - 1]!.n + 1 && shown(lines[j]!, tokens, cap) === text)
+      j++;
+    if (j - i < 3) j = i + 1;
+    out.push(`${lines[i]!.n}: ${text}`);
+    if (j - i > 1) out.push(`[ctxwrap: previous line repeated ${formatCount(j - i - 1)} more times]`);
+    i = j;
+  }
+  return out;
 }
 
 function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): string {
@@ -155,7 +177,7 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
   const out = [header(`${n} hit${n === 1 ? '' : 's'}, best first`)];
   chosen.forEach(({ hit, lines, cap }, i) => {
     out.push(frame(hit, i + 1, n, lines));
-    for (const l of lines) out.push(quoted(l, hit.tokens, cap));
+    out.push(...printed(lines, hit.tokens, cap));
   });
   if (more > 0) {
     const all = Math.min(more, o.moreWithAll + o.hits.length - chosen.length);

@@ -194,6 +194,34 @@ describe('search v2', () => {
     expect(r.stdout).toContain('same lines in 3 runs of this command, newest shown');
   });
 
+  it('shows three or more identical lines of a hit as the first and a count; --json keeps every line', async () => {
+    const root = tempDir();
+    const runDir = join(root, 'run');
+    const loop = Array.from({ length: 6 }, () => 'retrying in 1s: connection refused by quokkadb');
+    const id = await storeText(
+      runDir,
+      'retry',
+      lines(filler(22), loop, 'gave up on quokkadb', 'waiting', 'waiting', filler(20, 40)),
+    );
+    const r = await ctxwrap(['search', '--run-dir', runDir, 'gave up quokkadb']);
+    expect(r.exitCode).toBe(0);
+    expect(frames(r.stdout)[0]).toMatchObject({ id });
+    const shown = r.stdout.split('\n');
+    const first = shown.indexOf('23: retrying in 1s: connection refused by quokkadb');
+    expect(first).toBeGreaterThan(0);
+    // Two identical lines stay as they are.
+    expect(shown.slice(first, first + 5)).toEqual([
+      '23: retrying in 1s: connection refused by quokkadb',
+      '[ctxwrap: previous line repeated 5 more times]',
+      '29: gave up on quokkadb',
+      '30: waiting',
+      '31: waiting',
+    ]);
+    const json = await ctxwrap(['search', '--run-dir', runDir, 'gave up quokkadb', '--json']);
+    const lineNumbers = JSON.parse(json.stdout).hits[0].snippet.map((l: { line: number }) => l.line);
+    expect(lineNumbers).toEqual(expect.arrayContaining([23, 24, 25, 26, 27, 28, 29]));
+  });
+
   it('scopes a search to results by id with --in GLOB', async () => {
     const root = tempDir();
     const runDir = join(root, 'run');
