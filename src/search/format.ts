@@ -10,7 +10,7 @@ import { formatCount } from '../format.js';
 import { safeJson } from '../safe-json.js';
 import type { ResultMeta } from '../store/results.js';
 import { cleanLine } from '../summary/clean.js';
-import { cutLine, inert } from '../summary/render.js';
+import { cutLine, inert, repeatMarker } from '../summary/render.js';
 import type { Hit, HitLine, Outcome } from './search.js';
 
 /** Most characters shown of one stored line. */
@@ -101,7 +101,7 @@ function printed(lines: HitLine[], tokens: readonly string[], cap = LINE_CAP): s
       j++;
     if (j - i < 3) j = i + 1;
     out.push(`${lines[i]!.n}: ${text}`);
-    if (j - i > 1) out.push(`[ctxwrap: previous line repeated ${formatCount(j - i - 1)} more times]`);
+    if (j - i > 1) out.push(repeatMarker(j - i - 1));
     i = j;
   }
   return out;

@@ -128,6 +128,8 @@ function knownLines(c: Collected, shield: Shield): Map<number, PoolLine> {
 const cost = (text: string) => text.length + 1;
 const gapMarker = (from: number, to: number) =>
   `[ctxwrap: ${formatCount(to - from + 1)} line${to === from ? '' : 's'} omitted, ${from === to ? from : `${from}-${to}`}]`;
+/** The line that stands for `n` more copies of the line above it (summary and search hits). */
+export const repeatMarker = (n: number) => `[ctxwrap: previous line repeated ${formatCount(n)} more times]`;
 const similarMarker = (n: number, from: number, to: number) =>
   `[ctxwrap: ${formatCount(n)} similar line${n === 1 ? '' : 's'} omitted, ${from === to ? from : `${from}-${to}`}]`;
 /** What a gap marker costs, about. */
@@ -305,7 +307,7 @@ function select(
           {
             line: last,
             from: n + 1,
-            text: `[ctxwrap: previous line repeated ${formatCount(j - i)} more times]`,
+            text: repeatMarker(j - i),
             role: 'meta',
           },
         ],
