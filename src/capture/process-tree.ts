@@ -12,6 +12,10 @@ import { isatty } from 'node:tty';
 export interface Proc {
   pid: number;
   start: string;
+  /** Its program's name (comm) when it was seen: an exec changes it. */
+  name: string;
+  /** The name of the parent it was found under (undefined for a root). */
+  parentName?: string;
 }
 
 /** The fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, session, tty, tpgid, ...]. */
@@ -24,11 +28,34 @@ function statFields(pid: number | 'self'): string[] | undefined {
   }
 }
 
-/** The start time of `pid` (field 22 of its stat), or undefined when it is gone or a zombie. */
-function startOf(pid: number): string | undefined {
-  const fields = statFields(pid);
-  if (!fields || fields[0] === 'Z') return undefined;
-  return fields[19];
+/** `pid` as it is now (start time: field 22 of its stat), or undefined when it is gone or a zombie. */
+function readProc(pid: number): Proc | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  if (fields[0] === 'Z' || fields[19] === undefined) return undefined;
+  return { pid, start: fields[19], name: stat.slice(stat.indexOf('(') + 1, close) };
+}
+
+/** The process now if it is still the one that was seen (not gone, not a zombie, pid not reused). */
+function current(proc: Proc): Proc | undefined {
+  if (proc.start === '') {
+    try {
+      process.kill(proc.pid, 0);
+      return proc;
+    } catch {
+      return undefined;
+    }
+  }
+  const now = readProc(proc.pid);
+  if (now?.start !== proc.start) return undefined;
+  if (proc.parentName !== undefined) now.parentName = proc.parentName;
+  return now;
 }
 
 function childrenOf(pid: number): number[] {
@@ -53,47 +80,55 @@ function childrenOf(pid: number): number[] {
 /** `roots` and all their live descendants (the roots alone where /proc is not there). */
 export function processTree(roots: readonly number[]): Proc[] {
   const seen = new Map<number, Proc>();
-  const queue = [...roots];
+  const queue: { pid: number; parentName?: string }[] = roots.map((pid) => ({ pid }));
   while (queue.length > 0) {
-    const pid = queue.shift() as number;
+    const { pid, parentName } = queue.shift() as (typeof queue)[number];
     if (seen.has(pid)) continue;
-    const start = startOf(pid);
-    if (start === undefined) {
+    const proc = readProc(pid);
+    if (proc === undefined) {
       // No /proc (not Linux): the root itself is still worth signalling.
-      if (roots.includes(pid) && !hasProc()) seen.set(pid, { pid, start: '' });
+      if (roots.includes(pid) && !hasProc()) seen.set(pid, { pid, start: '', name: '' });
       continue;
     }
-    seen.set(pid, { pid, start });
-    queue.push(...childrenOf(pid));
+    if (parentName !== undefined) proc.parentName = parentName;
+    seen.set(pid, proc);
+    for (const child of childrenOf(pid)) queue.push({ pid: child, parentName: proc.name });
   }
   return [...seen.values()];
 }
 
 /** True when the process is still the one that was seen (not gone, not a zombie, pid not reused). */
 export function isAlive(proc: Proc): boolean {
-  if (proc.start === '') {
-    try {
-      process.kill(proc.pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-  return startOf(proc.pid) === proc.start;
+  return current(proc) !== undefined;
+}
+
+/**
+ * True when `proc`, signalled as `was`, has since run another program, and was a forked copy
+ * of its parent (same name) when signalled: a shell's child in the instant between fork and exec.
+ * The signal then ran the shell's handler in the copy, and the program it went on to run never
+ * saw it. A process that took a signal and then chose to run another program is not one.
+ */
+export function missedSignal(was: Proc, proc: Proc): boolean {
+  return (
+    was.pid === proc.pid && was.start === proc.start && was.name !== proc.name && was.name === was.parentName
+  );
 }
 
 /**
  * Sends `signal` once to each process of `procs` that is still alive, then to what they turn out
  * to have started meanwhile (a shell that forked between the look and the signal), until no new
- * process shows up. Returns every process signalled.
+ * process shows up. Returns every process signalled, as it was when signalled.
  */
 export function signalAll(procs: readonly Proc[], signal: NodeJS.Signals): Proc[] {
   const done = new Map<number, Proc>();
   let batch = procs;
   for (let round = 0; round < 8 && batch.length > 0; round++) {
     for (const proc of batch) {
-      if (done.has(proc.pid) || !isAlive(proc)) continue;
-      done.set(proc.pid, proc);
+      if (done.has(proc.pid)) continue;
+      // Looked at again just before the signal, so that the name kept is the one it reached.
+      const now = current(proc);
+      if (!now) continue;
+      done.set(proc.pid, now);
       try {
         process.kill(proc.pid, signal);
       } catch {

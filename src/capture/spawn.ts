@@ -14,7 +14,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { inTerminalForeground, isAlive, type Proc, processTree, signalAll } from './process-tree.js';
+import {
+  inTerminalForeground,
+  isAlive,
+  missedSignal,
+  type Proc,
+  processTree,
+  signalAll,
+} from './process-tree.js';
 
 export type StreamName = 'stdout' | 'stderr';
 
@@ -77,8 +84,8 @@ export function signalNumber(signal: NodeJS.Signals): number {
   return (constants.signals as Record<string, number>)[signal] ?? 0;
 }
 
-/** When, after a forwarded signal, the command's tree is looked at again for new processes. */
-const CHASE_MS = [20, 100, 300];
+/** When, after a forwarded signal, the command's tree is looked at again (see chase). */
+const CHASE_MS = [20, 100, 300, 1000];
 
 export function capture(req: CaptureRequest): Promise<CaptureResult> {
   const started = process.hrtime.bigint();
@@ -124,13 +131,19 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
         killTimer.unref();
       }
     };
-    /** Signals the command's processes that appeared since the tree was last looked at. */
+    /**
+     * Signals the command's processes that appeared since the tree was last looked at, and those
+     * the signal reached as a shell's forked copy that has since run its program (see missedSignal).
+     */
     const chase = (signal: NodeJS.Signals) => {
       if (settled || killed) return;
-      const seen = new Set(tree.map((p) => p.pid));
+      const seen = new Map(tree.map((p) => [p.pid, p]));
       remember(
         signalAll(
-          look().filter((p) => !seen.has(p.pid)),
+          look().filter((p) => {
+            const was = seen.get(p.pid);
+            return was === undefined || missedSignal(was, p);
+          }),
           signal,
         ),
       );

@@ -134,6 +134,26 @@ describe.concurrent('SIGINT, SIGTERM and SIGHUP', () => {
     });
   }
 
+  it('a signal that reached a forked copy of a shell, which then ran its program: the program gets it too', async () => {
+    // The copy's inherited handler took the signal and exec'd `sleep 20`: without a second
+    // signal, the kill grace would end it with SIGKILL (exit 137).
+    const runDir = tempDir();
+    const child = ctxwrap(['--', 'python3', script('fork-then-exec.py')], {
+      runDir,
+      forceKillAfterDelay: false,
+    });
+    await waitFor(
+      () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).length > 0,
+      30_000,
+    );
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.exitCode).toBe(143);
+    expect(r.stdout).toMatch(
+      new RegExp(`\\[ctxwrap ${onlyId(runDir)}\\] exit 143 \\(interrupted by SIGTERM\\)`),
+    );
+  });
+
   it('any of them in the first 400 ms: either ctxwrap had not started (nothing stored) or the run is complete', async () => {
     await Promise.all(
       Array.from({ length: 9 }, async (_, i) => {
