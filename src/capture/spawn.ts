@@ -84,8 +84,12 @@ export function signalNumber(signal: NodeJS.Signals): number {
   return (constants.signals as Record<string, number>)[signal] ?? 0;
 }
 
-/** When, after a forwarded signal, the command's tree is looked at again (see chase). */
-const CHASE_MS = [20, 100, 300, 1000];
+/**
+ * When, after a forwarded signal, the command's tree is looked at again (see chase): for new
+ * processes until 300 ms, and once more at 1 s, on a loaded machine, for a missed signal only.
+ */
+const CHASE_MS = [20, 100, 300];
+const LATE_CHASE_MS = 1000;
 
 export function capture(req: CaptureRequest): Promise<CaptureResult> {
   const started = process.hrtime.bigint();
@@ -122,7 +126,10 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       remember(signal ? signalAll(now, signal) : now);
       // A process the command starts just after the signal (a shell forking its next command)
       // was not in the tree yet: it gets the signal too, from a few later looks.
-      if (signal) for (const ms of CHASE_MS) setTimeout(() => chase(signal), ms).unref();
+      if (signal) {
+        for (const ms of CHASE_MS) setTimeout(() => chase(signal, true), ms).unref();
+        setTimeout(() => chase(signal, false), LATE_CHASE_MS).unref();
+      }
       if (!killTimer) {
         killTimer = setTimeout(() => {
           killed = true;
@@ -132,17 +139,18 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       }
     };
     /**
-     * Signals the command's processes that appeared since the tree was last looked at, and those
-     * the signal reached as a shell's forked copy that has since run its program (see missedSignal).
+     * Signals the command's processes that the signal reached as a shell's forked copy that has
+     * since run its program (see missedSignal), and, with `andNew`, those that appeared since the
+     * tree was last looked at.
      */
-    const chase = (signal: NodeJS.Signals) => {
+    const chase = (signal: NodeJS.Signals, andNew: boolean) => {
       if (settled || killed) return;
       const seen = new Map(tree.map((p) => [p.pid, p]));
       remember(
         signalAll(
           look().filter((p) => {
             const was = seen.get(p.pid);
-            return was === undefined || missedSignal(was, p);
+            return was === undefined ? andNew : missedSignal(was, p);
           }),
           signal,
         ),
