@@ -18,11 +18,12 @@ export interface Proc {
   parentName?: string;
 }
 
-/** The fields of /proc/<pid>/stat after the command name: [state, ppid, pgrp, session, tty, tpgid, ...]. */
-function statFields(pid: number | 'self'): string[] | undefined {
+/** /proc/<pid>/stat: the command name, and the fields after it: [state, ppid, pgrp, session, tty, tpgid, ...]. */
+function readStat(pid: number | 'self'): { name: string; fields: string[] } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const close = stat.lastIndexOf(')');
+    return { name: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
   } catch {
     return undefined;
   }
@@ -30,16 +31,10 @@ function statFields(pid: number | 'self'): string[] | undefined {
 
 /** `pid` as it is now (start time: field 22 of its stat), or undefined when it is gone or a zombie. */
 function readProc(pid: number): Proc | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const close = stat.lastIndexOf(')');
-  const fields = stat.slice(close + 2).split(' ');
-  if (fields[0] === 'Z' || fields[19] === undefined) return undefined;
-  return { pid, start: fields[19], name: stat.slice(stat.indexOf('(') + 1, close) };
+  const stat = readStat(pid);
+  const start = stat?.fields[19];
+  if (!stat || stat.fields[0] === 'Z' || start === undefined) return undefined;
+  return { pid, start, name: stat.name };
 }
 
 /** The process now if it is still the one that was seen (not gone, not a zombie, pid not reused). */
@@ -142,7 +137,7 @@ export function signalAll(procs: readonly Proc[], signal: NodeJS.Signals): Proc[
 
 let procMounted: boolean | undefined;
 function hasProc(): boolean {
-  procMounted ??= statFields('self') !== undefined;
+  procMounted ??= readStat('self') !== undefined;
   return procMounted;
 }
 
@@ -152,8 +147,8 @@ function hasProc(): boolean {
  * again would make it arrive twice. Without /proc: whether stdin is a terminal.
  */
 export function inTerminalForeground(): boolean {
-  const fields = statFields('self');
-  if (!fields) return isatty(0);
-  const [, , pgrp, , tty, tpgid] = fields;
+  const stat = readStat('self');
+  if (!stat) return isatty(0);
+  const [, , pgrp, , tty, tpgid] = stat.fields;
   return tty !== '0' && tpgid === pgrp;
 }
