@@ -74,7 +74,7 @@ describe('the scan engines', () => {
           for (const n of names) rmSync(join(dir, n));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 40 },
     );
   });
 
