@@ -2,7 +2,7 @@
 // run side by side (alternating) in the same run, reported as medians of several runs.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,3 +66,16 @@ export function tempDir(prefix = 'ctxwrap-bench-') {
 
 export const fmtMs = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 export const fmtMiB = (kib) => `${(kib / 1024).toFixed(0)} MiB`;
+
+/** The load average (1, 5, 15 min), to quote beside every figure taken. */
+export const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+
+/**
+ * Megabytes of the big cases (capture, search corpus; the 1 GB case is 10 times this):
+ * BENCH_MB, 100 by default as the issue's table has them. `BENCH_MB=5 npm run bench` tries
+ * every case quickly; the figures are taken at 100.
+ */
+export const BENCH_MB = Number(process.env.BENCH_MB ?? 100);

@@ -1,11 +1,12 @@
 // Builds a run directory of many real-looking results for the search benchmark, deterministically
-// from a seed: windows of the real tool outputs in ../shared/needles (numbers and hashes varied),
+// from a seed: windows of the real tool outputs in bench/needles (numbers and hashes varied),
 // plus generated build logs, test runs, listings and service logs. A few rare lines are planted so
 // that a benchmark query has known, rare answers.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROOT } from './lib.mjs';
 
-const NEEDLES = join(process.env.CTXWRAP_NEEDLES ?? '/work/shared/needles', 'cases');
+const NEEDLES = join(process.env.CTXWRAP_NEEDLES ?? join(ROOT, 'bench', 'needles'), 'cases');
 
 /** A small, seedable PRNG (mulberry32). */
 function rng(seed) {

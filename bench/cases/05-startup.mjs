@@ -1,19 +1,20 @@
 // Start-up, the cost every wrapped command pays: `ctxwrap -- true` against `node -e 0` (bare
 // Node start-up), each spawned directly (no shell, no time(1)) with its output on a pipe, as an
-// agent runs it; alternated, one warm-up each, medians of BENCH_STARTUP_RUNS (default 15) runs.
+// agent runs it: bin/ctxwrap.js executed as a program (its sh lines, then node), node as found
+// on PATH, both in this machine's environment (NODE_EXTRA_CA_CERTS as it is set or not);
+// alternated, one warm-up each, medians of BENCH_STARTUP_RUNS (default 15) runs.
 //   node bench/cases/05-startup.mjs     prints the row on its own (npm run bench 05 in the table)
 import { spawnSync } from 'node:child_process';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CLI, fmtMs, median, tempDir } from '../lib.mjs';
+import { CLI, fmtMs, load, median, tempDir } from '../lib.mjs';
 
 export const title = 'start-up: `ctxwrap -- true` vs `node -e 0`';
 
 /** Wall time of one run, in ms; throws when the command fails. */
-function timed(args, env) {
+function timed([file, ...args], env) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`start-up bench: ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   return ms;
@@ -25,7 +26,7 @@ export async function run() {
   try {
     const env = { ...process.env, CTXWRAP_RUN_DIR: join(dir, 'run') };
     const subject = [CLI, '--', 'true'];
-    const baseline = ['-e', '0'];
+    const baseline = ['node', '-e', '0'];
     timed(subject, env);
     timed(baseline, env);
     const s = [];
@@ -35,16 +36,13 @@ export async function run() {
       b.push(timed(baseline, env));
     }
     const ratio = median(s) / median(b);
-    const load = loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ');
     return [
       {
         benchmark: 'start-up: `ctxwrap -- true` vs `node -e 0`',
         subject: fmtMs(median(s)),
         baseline: fmtMs(median(b)),
         ratio: `${ratio.toFixed(2)}x time`,
-        note: `median of ${runs} interleaved; aim ≤ 1.2x; load average ${load}`,
+        note: `median of ${runs} interleaved; aim ≤ 1.05x; NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'set' : 'unset'}; ${process.version}; load ${load()}`,
       },
     ];
   } finally {

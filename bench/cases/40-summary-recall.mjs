@@ -1,18 +1,14 @@
-// Issue 9: how many of the lines an agent needs the summary keeps, on every corpus, against the
-// head+tail baseline at the same budget (2,000 characters), scored by the needles scorer
-// (../shared/needles/score.mjs for the shared corpus, bench/needles/score.mjs for ours).
+// Issue 9: how many of the lines an agent needs the summary keeps, on the tuning and the held-out
+// corpora of bench/needles, against the head+tail baseline at the same budget (2,000
+// characters), scored by bench/needles/score.mjs. Nothing outside the repository is read.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT } from '../lib.mjs';
 
 export const title = 'summary: needle recall on the tuning corpora vs head+tail';
 
 const BUDGET = 2000;
-/** ../shared from the main checkout; from a worktree under /work/wt/<name>, two levels up. */
-const SHARED = [join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')]
-  .map((d) => join(d, 'needles', 'score.mjs'))
-  .find((f) => existsSync(f));
 const OURS = join(ROOT, 'bench', 'needles', 'score.mjs');
 const HELD_OUT = JSON.parse(readFileSync(join(ROOT, 'bench', 'needles', 'held-out.json'), 'utf8')).cases;
 
@@ -25,8 +21,8 @@ function score(scorer, args) {
   return JSON.parse(r.stdout);
 }
 
-const summarizer = `node ${CLI} --run-dir {rundir} -- sh -c 'cat "$NEEDLES_FILE"; exit "$NEEDLES_EXIT"'`;
-const search = `node ${CLI} search --run-dir {rundir} {query}`;
+const summarizer = `${CLI} --run-dir {rundir} -- sh -c 'cat "$NEEDLES_FILE"; exit "$NEEDLES_EXIT"'`;
+const search = `${CLI} search --run-dir {rundir} {query}`;
 
 /** Recall and bytes over a set of case results. */
 function tally(cases) {
@@ -52,7 +48,6 @@ const pct = (a, b) => `${a}/${b} = ${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
 export async function run() {
   const rows = [];
   const corpora = [
-    ['shared needles', SHARED, undefined],
     ['tuning corpus', OURS, (name) => !HELD_OUT.includes(name)],
     ['held-out corpus', OURS, (name) => HELD_OUT.includes(name)],
   ];
@@ -63,7 +58,6 @@ export async function run() {
     return cache.get(key);
   };
   for (const [name, scorer, pick] of corpora) {
-    if (!scorer || !existsSync(scorer)) continue;
     const ours = runOnce(scorer, ['--summarizer', summarizer, '--search', search]);
     const base = runOnce(scorer, ['--baseline', 'headtail', '--budget', String(BUDGET)]);
     const choose = (r) => r.cases.filter((c) => !pick || pick(c.name));

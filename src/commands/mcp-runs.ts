@@ -13,6 +13,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CtxwrapError } from '../errors.js';
 import { formatBytes, formatCount, formatDuration } from '../format.js';
+import { ownNodeEnv } from '../own-node-env.js';
 import { parseMeta, resultPaths } from '../store/results.js';
 import { ensureRunDir, runDirAt } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
@@ -88,7 +89,7 @@ export class McpRuns {
     const started = Date.now();
     const child = spawn(process.execPath, args, {
       cwd: o.cwd,
-      env: this.opts.env,
+      env: ownNodeEnv(this.opts.env),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

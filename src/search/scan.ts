@@ -5,10 +5,10 @@
  * are counted only in outputs that hold a match, so a rare word costs little more than reading.
  * Every match comes back with its byte offset and its exact 1-based line number.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, readSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
 import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
+import { type Engine, engines, spawnEngine } from './engine.js';
 
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
@@ -221,16 +221,32 @@ const emptyScan = (literals: number): Scanned => ({
 });
 
 /**
- * The same scan done by grep (`grep -aobnHFi`, keeping the matches that are forms of a literal: one pass in C
- * over each output, line numbers and byte offsets included), two processes over every other
- * output so that both cores work. Resolves undefined when grep cannot be run (the caller
- * falls back on scanFile). Binary is not decided here: see isBinaryOutput.
+ * The same scan done by a search engine in a child process (engine.ts: ripgrep, else grep; the
+ * matches that are forms of a literal are kept: one pass in C or Rust over each output, line
+ * numbers and byte offsets included), two processes over every other output so that both cores
+ * work. An engine that cannot be started is passed over for the next. Resolves undefined when
+ * none can run or one fails (the caller falls back on scanFile). Binary is not decided here:
+ * see isBinaryOutput.
  */
 export async function scanWithGrep(
   cwd: string,
   names: string[],
   literals: Buffer[][],
+  choice: Engine[] = engines(),
 ): Promise<Scanned[] | undefined> {
+  for (const engine of choice) {
+    const got = await scanWith(engine, cwd, names, literals);
+    if (got !== 'unrunnable') return got;
+  }
+  return undefined;
+}
+
+async function scanWith(
+  engine: Engine,
+  cwd: string,
+  names: string[],
+  literals: Buffer[][],
+): Promise<Scanned[] | undefined | 'unrunnable'> {
   // Made for an output at its first match (most outputs have none, and grep starts sooner).
   const out: (Scanned | undefined)[] = [];
   const kept: Keeper[] = [];
@@ -242,10 +258,9 @@ export async function scanWithGrep(
   // grep -i (ASCII case folding in the C locale) looks for one pattern where the forms are
   // several: GNU grep's search for a set of literals is 2-4x slower than its search for one,
   // folded. A match in another mix of case (`eRRor`) is not a form and is dropped.
-  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('latin1'))))].flatMap((f) => [
-    '-e',
-    f,
-  ]);
+  // As UTF-8 text: spawn encodes an argument in UTF-8 (latin1 text was encoded twice, and a
+  // word such as `café` was found nowhere).
+  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('utf8'))))];
   if (names.length === 0 || patterns.length === 0) return scanned();
   // Every other output to each of two greps (outputs are named by command, and one command's
   // outputs are alike in size: halves by name would not be halves by bytes). Under 8 outputs, a
@@ -254,16 +269,17 @@ export async function scanWithGrep(
   const groups = names.length > 8 ? [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)] : [all];
   const runs = groups.map(
     (group) =>
-      new Promise<boolean>((resolve) => {
-        let child: ReturnType<typeof spawn>;
+      new Promise<'ok' | 'failed' | 'unrunnable'>((resolve) => {
+        let child: ReturnType<typeof spawnEngine>;
         try {
-          child = spawn('grep', ['-aobnHFi', ...patterns, '--', ...group.map((i) => names[i]!)], {
+          child = spawnEngine(
+            engine,
+            patterns,
+            group.map((i) => names[i]!),
             cwd,
-            env: { ...process.env, LC_ALL: 'C' },
-            stdio: ['ignore', 'pipe', 'ignore'],
-          });
+          );
         } catch {
-          resolve(false);
+          resolve('unrunnable');
           return;
         }
         const parse = grepParser(names, group, forms, (f, w, offset, line) => {
@@ -274,11 +290,14 @@ export async function scanWithGrep(
           note(out[f], kept[f]!, w, offset, line);
         });
         child.stdout!.on('data', parse);
-        child.on('error', () => resolve(false));
-        child.on('close', (code) => resolve(code === 0 || code === 1));
+        // Not started (missing, not executable): the next engine; a close follows, or not.
+        child.on('error', () => resolve('unrunnable'));
+        child.on('close', (code) => resolve(code === 0 || code === 1 ? 'ok' : 'failed'));
       }),
   );
-  if (!(await Promise.all(runs)).every(Boolean)) return undefined;
+  const ends = await Promise.all(runs);
+  if (ends.includes('unrunnable')) return 'unrunnable';
+  if (ends.includes('failed')) return undefined;
   return scanned();
 }
 
