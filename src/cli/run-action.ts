@@ -24,6 +24,8 @@ export interface RunCliOptions {
   shell?: string;
   /** False with --no-redact. */
   redact?: boolean;
+  maxOutput?: string;
+  minFree?: string;
 }
 
 /** A one-line status while the command runs (on a terminal). */
@@ -87,6 +89,7 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       killGraceMs: config.killGraceMs,
       drainMs: config.drainMs,
+      limits: { maxBytes: config.maxOutputBytes, minFreeBytes: config.minFreeBytes },
       ...(opts.tee ? { tee: (chunk: Buffer) => process.stderr.write(chunk) } : {}),
       onProgress: (bytes, lines) => status.update(bytes, lines),
       print: (text) => {
@@ -95,7 +98,7 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
         // cannot cut it short.
         return new Promise<void>((resolve) => process.stdout.write(colorize(text), () => resolve()));
       },
-      passthrough: (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
+      passthrough: (chunk) => process.stdout.write(chunk),
       warn,
       ...(source === 'stdin'
         ? { stdin: process.stdin }

@@ -19,6 +19,14 @@ export const declareRun: Declare = (program, { setExit }) => {
     .option('--inline-threshold <chars>', 'print outputs this short whole (default: the budget)')
     .option('--timeout <duration>', 'stop the command after 30s, 5m, ...; exit 124 (env CTXWRAP_TIMEOUT)')
     .option('--tee', 'also stream the full output to stderr as it arrives')
+    .option(
+      '--max-output <size>',
+      'store at most this much of one output, e.g. 200M (env CTXWRAP_MAX_OUTPUT, default 1G)',
+    )
+    .option(
+      '--min-free <size>',
+      'stop storing rather than leave less free disk space (env CTXWRAP_MIN_FREE, default 64M)',
+    )
     .option('--no-redact', 'print credentials as the command printed them (masked by default)')
     .passThroughOptions()
     .addHelpText(
