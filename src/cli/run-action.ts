@@ -30,7 +30,7 @@ export interface RunCliOptions {
 
 /** A one-line status while the command runs (on a terminal). */
 export interface StatusLine {
-  update(bytes: number, lines: number): void;
+  update(bytes: number, lines: number, partial: Buffer): void;
   stop(): void;
 }
 
@@ -73,7 +73,8 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
     if (hint) warn(hint);
   }
   const { colorize } = term;
-  const status = term.startStatus();
+  // With --tee the output itself is on the terminal: a status line would draw over it.
+  const status = opts.tee ? PLAIN.startStatus() : term.startStatus();
   try {
     return await runCommand({
       runDir: config.runDir,
@@ -91,7 +92,7 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
       drainMs: config.drainMs,
       limits: { maxBytes: config.maxOutputBytes, minFreeBytes: config.minFreeBytes },
       ...(opts.tee ? { tee: (chunk: Buffer) => process.stderr.write(chunk) } : {}),
-      onProgress: (bytes, lines) => status.update(bytes, lines),
+      onProgress: (bytes, lines, partial) => status.update(bytes, lines, partial),
       print: (text) => {
         status.stop();
         // Resolves once the summary has left (or the reader has gone): until then a signal

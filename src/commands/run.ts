@@ -41,8 +41,11 @@ export interface RunOptions {
   limits: StoreLimits;
   /** Also stream every byte, as it arrives, to this sink (`--tee`). */
   tee?: (chunk: Buffer) => void;
-  /** Called with progress while the command runs (for a terminal's status line). */
-  onProgress?: (bytes: number, lines: number) => void;
+  /**
+   * Called with progress while the command runs (for a terminal's status line): bytes, lines,
+   * and the last line while it has no newline yet (a prompt such as `Name? `), at most 200 bytes.
+   */
+  onProgress?: (bytes: number, lines: number, partial: Buffer) => void;
   /** Where the summary goes; signals are held until the promise it may return settles. */
   print: (text: string) => void | Promise<void>;
   /** Where `ctxwrap -` passes its input when nothing can be stored (fail open). */
@@ -109,13 +112,17 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
 
   const summary = startSummary(dir, meta, opts.budget);
   let seen = 0;
+  let partial: Buffer = Buffer.alloc(0);
   const onChunk = (chunk: Buffer) => {
     sink.write(chunk);
     summary.collector.push(chunk);
     seen += chunk.length;
     // The chunk is the reader's buffer, read into again next: the tee gets its own copy.
     opts.tee?.(Buffer.from(chunk));
-    opts.onProgress?.(seen, summary.collector.lineCount);
+    if (opts.onProgress) {
+      partial = lastPartialLine(partial, chunk);
+      opts.onProgress(seen, summary.collector.lineCount, partial);
+    }
   };
 
   let result: CaptureResult;
@@ -330,6 +337,14 @@ export function describeEnding(
     };
   }
   return { exitCode: result.code ?? 1, reason: 'exit' };
+}
+
+/** The output's last line so far while it has no newline (its last 200 bytes), after `chunk`. */
+function lastPartialLine(before: Buffer, chunk: Buffer): Buffer {
+  const nl = chunk.lastIndexOf(10);
+  const tail = chunk.subarray(nl + 1, chunk.length).subarray(-200);
+  if (nl >= 0) return Buffer.from(tail);
+  return Buffer.concat([before, tail]).subarray(-200);
 }
 
 function commandName(opts: RunOptions): string {
