@@ -4,10 +4,15 @@
  * opened again by name (`echo x > /dev/stderr` fails with ENXIO), where a pipe can. The command
  * gets the write end as both fd 1 and fd 2 (one open file: the order of its writes is kept by
  * construction); ctxwrap reads the other end.
+ *
+ * node has no mkfifo(3), and running coreutils' `mkfifo` on the way to every command costs a
+ * process start. So each run leaves a spare FIFO (`.fifo-spare`) for the next, made in the
+ * background once its own command has started, and a run claims the spare by renaming it to a
+ * name of its own (only one run can); it runs `mkfifo` itself only when there is none.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, openSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface OutputPipe {
@@ -17,28 +22,27 @@ export interface OutputPipe {
   writeFd: number;
 }
 
+const SPARE = '.fifo-spare';
+
 /**
  * Makes the pipe in `dir` (a directory only the user can write to). Resolves to undefined when no
  * FIFO can be made (no `mkfifo` program, a file system without FIFOs): the caller falls back.
  */
 export async function makeOutputPipe(dir: string): Promise<OutputPipe | undefined> {
   const path = join(dir, `.fifo-${process.pid}-${randomBytes(6).toString('hex')}`);
-  // node has no mkfifo(3); coreutils' is the cheapest way. Run in the background while the
-  // caller does its own start-up work.
-  const made = await new Promise<boolean>((resolve) => {
-    try {
-      const child = spawn('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
-      child.on('error', () => resolve(false));
-      child.on('exit', (code) => resolve(code === 0));
-    } catch {
-      resolve(false);
-    }
-  });
-  if (!made) return undefined;
+  let claimed = false;
+  try {
+    renameSync(join(dir, SPARE), path);
+    claimed = true;
+  } catch {
+    /* no spare: make one */
+  }
+  if (!claimed && !(await mkfifo(path))) return undefined;
   let readFd = -1;
   try {
     // The reader first (non-blocking: there is no writer yet), then the writer, which finds it.
     readFd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    if (!fstatSync(readFd).isFIFO()) throw new Error('not a FIFO');
     const writeFd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
     return { readFd, writeFd };
   } catch {
@@ -51,4 +55,27 @@ export async function makeOutputPipe(dir: string): Promise<OutputPipe | undefine
       /* never made */
     }
   }
+}
+
+/** Leaves a spare FIFO in `dir` for the next run, in the background (nothing waits for it). */
+export function makeSpare(dir: string): void {
+  try {
+    const child = spawn('mkfifo', ['-m', '600', join(dir, SPARE)], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    /* the next run makes its own */
+  }
+}
+
+function mkfifo(path: string): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    try {
+      const child = spawn('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
+      child.on('error', () => resolve(false));
+      child.on('exit', (code) => resolve(code === 0));
+    } catch {
+      resolve(false);
+    }
+  });
 }

@@ -5,7 +5,7 @@
 import { closeSync } from 'node:fs';
 import { startDrainer } from '../capture/drainer.js';
 import { type Ending, finishResult, startSummary } from '../capture/finish-result.js';
-import { makeOutputPipe, type OutputPipe } from '../capture/output-pipe.js';
+import { makeOutputPipe, makeSpare, type OutputPipe } from '../capture/output-pipe.js';
 import { readStdin } from '../capture/read-stdin.js';
 import {
   type CaptureOutput,
@@ -142,7 +142,10 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
         }
       : // No FIFO could be made: two socket pairs, whose order between them is arrival order.
         (chunk) => onChunk(chunk);
-    result = await runChild(opts, output, latch, pipe);
+    const running = runChild(opts, output, latch, pipe);
+    // The command has started (capture spawns at once): the next run's pipe is made meanwhile.
+    if (pipe && !latch.first) makeSpare(dir.results);
+    result = await running;
   }
 
   // The run directory (or the file) was removed while the command ran: make it again and keep

@@ -104,9 +104,9 @@ describe.concurrent('stored bytes = the unwrapped command’s, by SHA-256', () =
 });
 
 describe('a background process that writes after the command has exited', () => {
-  /** `sh -c` leaving a daemon that prints only once `go` exists, then 200 kB more. */
+  /** `sh -c` leaving a daemon that prints 200 kB once its parent has exited and `go` exists. */
   const daemonLine = (go: string) =>
-    `echo start; (while [ ! -e "${go}" ]; do sleep 0.05; done; seq 1 40000; echo done) & echo parent-exit`;
+    `echo start; (while kill -0 $$ 2>/dev/null || [ ! -e "${go}" ]; do sleep 0.05; done; seq 1 40000; echo done) & echo parent-exit`;
 
   for (const [name, env] of [
     ['plain', {}],
