@@ -18,8 +18,13 @@ import {
   SESSION_ID_PATTERN,
   type WrapPlan,
 } from '../hook/claude-hook.js';
-import { inShellText } from '../hook/in-shell.js';
-import { ancestorsAddRules, loadBashRules, settingsFiles } from '../hook/permission-rules.js';
+import { inShellText, inShellTextZsh } from '../hook/in-shell.js';
+import {
+  ancestorAllowRules,
+  ancestorsAddRules,
+  loadBashRules,
+  settingsFiles,
+} from '../hook/permission-rules.js';
 import { shellQuote } from '../hook/quote.js';
 import { allocateResult, planResult } from './finish.js';
 
@@ -55,18 +60,20 @@ export function runHook(opts: HookOptions): number {
     if (opts.agent !== 'claude') return otherAgent(opts.agent, input, opts);
     if (input.hook_event_name === 'SessionStart') return sessionStart(input, opts);
     const cwd = typeof input.cwd === 'string' && isAbsolute(input.cwd) ? input.cwd : undefined;
-    const decision = decide(input, {
-      rules: ancestorsAddRules(opts.parentPid) ? undefined : loadBashRules(settingsFiles(opts.env, cwd)),
-    });
+    const decision = decide(input, { rules: claudeRules(opts.parentPid, opts.env, cwd) });
     if ('leave' in decision) return explainOr(opts, `leave alone: ${decision.leave}`);
     if (cwd === undefined) return explainOr(opts, 'leave alone: no absolute cwd in the input');
-    const text = wrapInShell(decision.wrap, {
-      runDir: sessionRunDir(opts.env, input.session_id as string),
-      cwd,
-      shell: agentShell(opts.env),
-      self: selfCommand(opts.scriptPath, opts.env),
-      pid: opts.parentPid,
-    });
+    const text = wrapInShell(
+      decision.wrap,
+      {
+        runDir: sessionRunDir(opts.env, input.session_id as string),
+        cwd,
+        shell: agentShell(opts.env),
+        self: absoluteSelf(opts.scriptPath),
+        pid: opts.parentPid,
+      },
+      { allocate: !opts.explain },
+    );
     if (typeof text !== 'string') return explainOr(opts, `leave alone: ${text.leave}`);
     if (opts.explain) {
       opts.print(`wrap${decision.wrap.allow ? ' (allow)' : ''}:\n${text}\n`);
@@ -91,13 +98,21 @@ export function runHook(opts: HookOptions): number {
   }
 }
 
+/** The Bash rules of every settings file, plus `--allowedTools` given to Claude Code; undefined when unknown. */
+function claudeRules(parentPid: number, env: NodeJS.ProcessEnv, cwd: string | undefined) {
+  if (ancestorsAddRules(parentPid)) return undefined;
+  const rules = loadBashRules(settingsFiles(env, cwd));
+  if (rules === undefined) return undefined;
+  return { ...rules, allow: [...rules.allow, ...ancestorAllowRules(parentPid)] };
+}
+
 export interface InShellContext {
   runDir: string;
   cwd: string;
   /** The agent's shell (`bash` or `zsh`), to check the wrapped text's syntax. */
   shell: string;
-  /** How the agent's shell calls ctxwrap. */
-  self: string;
+  /** How the agent's shell calls ctxwrap: a quoted command, and the files it needs. */
+  self: { command: string; needs: string[] };
   /** The agent's process, recorded as the run's owner. */
   pid: number;
 }
@@ -107,26 +122,48 @@ export interface InShellContext {
  * running), then builds the in-shell text. Leaves the command alone when the agent's shell
  * does not read the wrapped text (a syntax check, `-n`) though it reads the original.
  */
-export function wrapInShell(plan: WrapPlan, ctx: InShellContext): string | { leave: string } {
+export function wrapInShell(
+  plan: WrapPlan,
+  ctx: InShellContext,
+  opts: { allocate: boolean } = { allocate: true },
+): string | { leave: string } {
   const shellPath = ctx.shell === 'zsh' ? 'zsh' : 'bash';
   const allocated = planResult(ctx.runDir, plan.name);
-  const finish = `command ${ctx.self} _finish --run-dir ${shellQuote(ctx.runDir)} ${allocated.id}`;
-  const text = inShellText(plan.command, {
+  const finish = `${ctx.self.command} _finish --run-dir ${shellQuote(ctx.runDir)} ${allocated.id}`;
+  const options = {
     finish,
+    needs: ctx.self.needs,
     output: allocated.output,
     ...(plan.view ? { view: plan.view } : {}),
-  });
+  };
+  const text =
+    shellPath === 'zsh' ? inShellTextZsh(plan.command, options) : inShellText(plan.command, options);
   const check = spawnSync(shellPath, ['-n', '-c', text], { stdio: 'ignore', timeout: 2000 });
   if (check.error || check.status !== 0)
     return { leave: `${shellPath} -n does not accept the wrapped command` };
-  allocateResult({
-    runDir: ctx.runDir,
-    id: allocated.id,
-    command: [shellPath, '-c', plan.command],
-    cwd: ctx.cwd,
-    pid: ctx.pid,
-  });
+  // `--explain` only says what it would do: it makes no result.
+  if (opts.allocate)
+    allocateResult({
+      runDir: ctx.runDir,
+      id: allocated.id,
+      command: [shellPath, '-c', plan.command],
+      cwd: ctx.cwd,
+      pid: ctx.pid,
+    });
   return text;
+}
+
+/**
+ * How the agent's shell runs this ctxwrap, by absolute paths resolved now (a login profile may
+ * reset PATH, issue 22 #3): this node and the real path of ctxwrap's script. The wrapper checks
+ * both still exist and runs the command unwrapped if not.
+ */
+export function absoluteSelf(scriptPath: string): { command: string; needs: string[] } {
+  const script = realpathSync(scriptPath);
+  return {
+    command: `${shellQuote(process.execPath)} ${shellQuote(script)}`,
+    needs: [process.execPath, script],
+  };
 }
 
 const NO_RULES = { allow: [], ask: [], deny: [] };
@@ -171,15 +208,19 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
   if (typeof raw.session_id !== 'string' || !SESSION_ID_PATTERN.test(raw.session_id))
     return leave('no valid session id');
   if (cwd === undefined || !isAbsolute(cwd)) return leave('no absolute cwd in the input');
-  const decision = decideCommand(command, NO_RULES, true);
+  const decision = decideCommand(command, NO_RULES);
   if ('leave' in decision) return leave(decision.leave);
-  const text = wrapInShell(decision.wrap, {
-    runDir: sessionRunDir(opts.env, raw.session_id),
-    cwd,
-    shell: 'bash',
-    self: selfCommand(opts.scriptPath, opts.env),
-    pid: opts.parentPid,
-  });
+  const text = wrapInShell(
+    decision.wrap,
+    {
+      runDir: sessionRunDir(opts.env, raw.session_id),
+      cwd,
+      shell: 'bash',
+      self: absoluteSelf(opts.scriptPath),
+      pid: opts.parentPid,
+    },
+    { allocate: !opts.explain },
+  );
   if (typeof text !== 'string') return leave(text.leave);
   if (opts.explain) {
     opts.print(`wrap:\n${text}\n`);

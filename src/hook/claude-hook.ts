@@ -12,6 +12,7 @@
  * allow-rules.ts), and leaves the command alone on any doubt. It never widens a permission.
  */
 import { allowedByRules } from './allow-rules.js';
+import { mightAutoAllow } from './claude-auto-allow.js';
 import { findView, type ViewSplit } from './in-shell.js';
 import { INTERACTIVE, SERVERS, SHELL_STATE, WRAPPERS } from './leave-alone.js';
 import { type BashRules, ruleMightMatch } from './permission-rules.js';
@@ -75,11 +76,19 @@ export function decide(input: PreToolUseInput, ctx: WrapContext): Decision {
   if (typeof input.session_id !== 'string' || !SESSION_ID_PATTERN.test(input.session_id))
     return { leave: 'no valid session id' };
   if (ctx.rules === undefined) return { leave: 'the permission rules are unknown' };
-  return decideCommand(command, ctx.rules, input.permission_mode === 'bypassPermissions');
+  // Sandboxed, Claude Code allows what runs inside its sandbox, where the run directory cannot be
+  // written: the wrapper would lose the approval and store nothing.
+  if (ctx.rules.sandboxed) return { leave: "Claude Code's sandbox is enabled" };
+  return decideCommand(command, ctx.rules, String(input.permission_mode ?? 'default'));
 }
 
-/** The decision for one command text, given the user's rules (shared by every agent's hook). */
-export function decideCommand(command: string, rules: BashRules, bypass = false): Decision {
+/**
+ * The decision for one command text, given the user's rules (shared by every agent's hook).
+ * `mode` is Claude Code's permission mode; undefined for the other agents (their rules are
+ * handled by their hooks).
+ */
+export function decideCommand(command: string, rules: BashRules, mode?: string): Decision {
+  const bypass = mode === undefined || mode === 'bypassPermissions';
   let parsed: ParsedLine;
   try {
     parsed = parseShell(command);
@@ -113,6 +122,8 @@ export function decideCommand(command: string, rules: BashRules, bypass = false)
       if (rule) return { leave: `the allow rule ${rule} may match part of it, not every part` };
     }
   }
+  if (!allow && !bypass && mightAutoAllow(all, mode))
+    return { leave: 'Claude Code may run it without asking (read-only, or an edit in acceptEdits)' };
   const first = all.map((c) => commandWords(c)[0]).find((w) => w !== undefined);
   const view = findView(command, parsed);
   return { wrap: { command, name: first ? base(first.text) : 'sh', allow, ...(view ? { view } : {}) } };

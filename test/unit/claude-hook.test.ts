@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decide, type PreToolUseInput, shellQuote, type WrapContext } from '../../src/hook/claude-hook.js';
-import { ancestorsAddRules, loadBashRules, ruleMightMatch } from '../../src/hook/permission-rules.js';
+import {
+  ancestorAllowRules,
+  ancestorsAddRules,
+  loadBashRules,
+  ruleMightMatch,
+} from '../../src/hook/permission-rules.js';
 
 const ctx = (rules: Partial<WrapContext['rules']> = {}): WrapContext => ({
   rules: { allow: [], ask: [], deny: [], ...rules },
@@ -22,14 +27,14 @@ describe('decide: wraps', () => {
     'npm test',
     'npm test 2>&1 | tail -50',
     'make && make check || echo failed',
-    `grep -rn "it's" src | head`,
+    `grep -rn "it's" src | npx prettier --check`,
     'FOO=1 pytest -q',
     'for f in *.ts; do wc -l "$f"; done',
-    'cat <<EOF | sort\nb\na\nEOF',
+    'cat <<EOF | npm run fmt\nb\na\nEOF',
     '(npm run build) && echo ok',
-    'echo $(git rev-parse HEAD)',
+    'echo $(npm bin)',
     'vite build',
-    'tail -n 20 log.txt',
+    'tail -n 20 log.txt | npm run lint',
   ])('%j', (command) => {
     expect(decide(input(command), ctx())).toEqual({
       wrap: expect.objectContaining({ command, allow: false }),
@@ -38,7 +43,7 @@ describe('decide: wraps', () => {
 
   it.each([
     'cd web && npm test 2>&1 | tail',
-    'cd src',
+    'cd src && make',
     'export A=1 && make',
     'source .venv/bin/activate && pytest',
     'nvm use 20 && node -v',
@@ -235,6 +240,68 @@ describe('shellQuote', () => {
     ['', "''"],
   ])('%j → %s', (text, expected) => {
     expect(shellQuote(text)).toBe(expected);
+  });
+});
+
+describe('decide: commands Claude Code runs without asking are left alone (issue 22 #1)', () => {
+  it.each([
+    ['git log --oneline -3', 'default'],
+    ['ls -la', 'default'],
+    ['cat package.json | head -5', 'default'],
+    ['tail -n 20 log.txt', 'default'],
+    [`grep -rn "it's" src | head`, 'default'],
+    ['echo $(git rev-parse HEAD)', 'default'],
+    ['seq 1 300 | tail -3', 'acceptEdits'],
+    ['mkdir -p d && touch d/f && sed -i s/a/b/ d/f', 'acceptEdits'],
+  ])('%j in %s', (command, mode) => {
+    expect(decide(input(command, { permission_mode: mode }), ctx())).toEqual({
+      leave: expect.stringMatching(/without asking/),
+    });
+  });
+
+  it('wraps them where nothing is asked anyway, and with an allow rule answers allow', () => {
+    expect(decide(input('git log --oneline -3', { permission_mode: 'bypassPermissions' }), ctx())).toEqual({
+      wrap: expect.objectContaining({ allow: false }),
+    });
+    expect(decide(input('seq 1 3000'), ctx({ allow: ['Bash(seq:*)'] }))).toEqual({
+      wrap: expect.objectContaining({ allow: true }),
+    });
+  });
+
+  it('leaves everything alone when the sandbox is enabled', () => {
+    expect(decide(input('npm test'), ctx({ sandboxed: true }))).toEqual({
+      leave: expect.stringMatching(/sandbox/),
+    });
+  });
+
+  it('reads sandbox.enabled from the settings', () => {
+    const rules = loadBashRules(['/x'], () => '{"sandbox":{"enabled":true,"autoAllowBashIfSandboxed":true}}');
+    expect(rules?.sandboxed).toBe(true);
+  });
+});
+
+describe('ancestorAllowRules', () => {
+  const proc = (table: Record<number, [string[], number]>) => (path: string) => {
+    const [, pid, file] = /\/proc\/(\d+)\/(\w+)$/.exec(path) ?? [];
+    const entry = table[Number(pid)];
+    if (!entry) throw Object.assign(new Error('gone'), { code: 'ENOENT' });
+    return file === 'cmdline' ? `${entry[0].join('\0')}\0` : `${pid} (x y) S ${entry[1]} 1 1`;
+  };
+  it.each([
+    [['claude', '-p', 'go', '--allowedTools', 'Bash(npm test:*)', 'Read'], ['Bash(npm test:*)']],
+    [
+      ['claude', '--allowed-tools=Bash(git diff:*),Bash(make), Edit', '-p', 'x'],
+      ['Bash(git diff:*)', 'Bash(make)'],
+    ],
+    [
+      ['claude', '--allowedTools', 'Bash(npm test:*) Bash(ls)', '--model', 'x'],
+      ['Bash(npm test:*)', 'Bash(ls)'],
+    ],
+    [['claude', '-p', 'Bash(npm test:*)'], []],
+  ] as [string[], string[]][])('%j → %j', (argv, expected) => {
+    expect(
+      ancestorAllowRules(10, '/proc', proc({ 10: [['sh', '-c', 'ctxwrap hook claude'], 9], 9: [argv, 1] })),
+    ).toEqual(expected);
   });
 });
 
