@@ -200,6 +200,8 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
     if (raw.hook_event_name !== 'BeforeTool' || raw.tool_name !== 'run_shell_command')
       return leave('not a run_shell_command BeforeTool call');
     command = toolInput.command;
+    // A background call runs detached by Gemini; the wrapper would make it wait (issue 22 #2).
+    if (toolInput.is_background === true) return leave('runs in the background (is_background)');
     if (cwd !== undefined && typeof toolInput.dir_path === 'string') cwd = resolve(cwd, toolInput.dir_path);
   } else {
     command = raw.command;
@@ -236,7 +238,9 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
         updatedInput: { ...toolInput, command: text },
       },
     };
-  else if (agent === 'gemini') answer = { hookSpecificOutput: { tool_input: { command: text } } };
+  // Gemini replaces the call's arguments with tool_input: echo them all, only the command changed.
+  else if (agent === 'gemini')
+    answer = { hookSpecificOutput: { tool_input: { ...toolInput, command: text } } };
   else answer = { command: text };
   opts.print(`${JSON.stringify(answer)}\n`);
   return 0;

@@ -103,6 +103,13 @@ export function decideCommand(command: string, rules: BashRules, mode?: string):
     const why = leaveReason(cmd);
     if (why) return { leave: why };
   }
+  // A sourced script may set its own EXIT trap, which would replace the wrapper's before an exit.
+  const names = all.map((c) => commandWords(c)[0]?.text);
+  if (
+    names.some((n) => n === 'source' || n === '.') &&
+    (names.includes('exit') || /\bset\s+-\w*e|errexit/.test(command))
+  )
+    return { leave: 'sources a script, then may exit: its EXIT trap would replace the wrapper' };
   const texts = [
     command,
     ...parsed.heredocs,
@@ -142,6 +149,17 @@ function leaveReason(cmd: SimpleCommand): string | undefined {
   if (first === undefined) return undefined;
   if (first.dynamic) return 'its command name is only known at run time';
   if (SHELL_STATE.has(first.text)) return `${first.text} would not behave as written inside the wrapper`;
+  const second = texts[1];
+  if (
+    (first.text === 'command' || first.text === 'builtin') &&
+    second !== undefined &&
+    SHELL_STATE.has(second)
+  )
+    return `${second} would not behave as written inside the wrapper`;
+  if (first.text === 'eval' && texts.slice(1).some((w) => /(^|[^\w-])(exec|trap)([^\w-]|$)/.test(w)))
+    return 'eval of exec or trap would not behave as written inside the wrapper';
+  const editor = opensEditor(texts.map(base));
+  if (editor) return `${editor} opens an editor`;
   if (texts.some((w) => /^--watch(All)?(=|$)/.test(w))) return 'runs in watch mode';
   let start = 0;
   while (start < texts.length - 1 && WRAPPERS.has(base(texts[start] as string))) start++;
@@ -149,6 +167,38 @@ function leaveReason(cmd: SimpleCommand): string | undefined {
   for (const w of texts) if (INTERACTIVE.has(base(w))) return `${base(w)} needs a terminal`;
   if (followsForever(run)) return 'follows its output forever';
   if (SERVERS.some((s) => startsWith(run, s))) return 'starts a dev server';
+  return undefined;
+}
+
+/** Commands that open an editor or an interactive prompt unless told otherwise (issue 22 #7). */
+function opensEditor(words: string[]): string | undefined {
+  const at = (name: string) => words.indexOf(name);
+  const git = at('git');
+  if (git !== -1) {
+    const args = words.slice(git + 1);
+    const sub = args.find((w) => !w.startsWith('-'));
+    if (sub === 'commit' || sub === 'merge' || sub === 'tag') {
+      const told = args.some(
+        (w) =>
+          /^--(message|file|reuse-message|no-edit|fixup)(=|$)/.test(w) ||
+          /^-[a-zA-Z]*[mFC]/.test(w) ||
+          (sub !== 'commit' && w === '--no-edit'),
+      );
+      // `git merge` and `git tag` open an editor only with -e / -a without -m.
+      const asks =
+        sub === 'commit' || args.some((w) => w === '-e' || w === '--edit' || /^-[a-zA-Z]*a$/.test(w));
+      if (asks && !told) return `git ${sub} without -m`;
+    }
+    if (sub === 'rebase' && args.some((w) => w === '-i' || w === '--interactive' || /^-[a-zA-Z]*i/.test(w)))
+      return 'git rebase -i';
+    if (
+      (sub === 'add' || sub === 'checkout' || sub === 'reset' || sub === 'restore' || sub === 'stash') &&
+      args.some((w) => w === '-p' || w === '--patch' || w === '-i' || w === '--interactive')
+    )
+      return `git ${sub} --patch`;
+  }
+  if (at('crontab') !== -1 && words.includes('-e')) return 'crontab -e';
+  if ((at('kubectl') !== -1 || at('oc') !== -1) && words.includes('edit')) return 'kubectl edit';
   return undefined;
 }
 

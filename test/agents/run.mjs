@@ -110,7 +110,7 @@ export function verdictOf(r) {
 }
 
 export function exitOf(r) {
-  if (r === undefined || r.missing) return '-';
+  if (r === undefined || r.missing || verdictOf(r) === 'refused') return '-';
   const m = /^Exit code (\d+)/m.exec(r.text) ?? /exit(?: code|_code)?[": ]+(\d+)/i.exec(r.text);
   return m ? Number(m[1]) : r.isError && REFUSED.test(r.text) ? '-' : 0;
 }
@@ -186,7 +186,9 @@ export const TABLE_HEAD = [
 async function runClaude() {
   const agent = installAgent('claude');
   let allOk = true;
-  for (const session of CLAUDE_SESSIONS) {
+  for (const session of CLAUDE_SESSIONS.filter(
+    (x) => !process.env.ONLY || x.name.includes(process.env.ONLY),
+  )) {
     const runs = {};
     for (const withCtx of [false, true]) {
       const world = makeWorld();

@@ -326,3 +326,43 @@ describe('ancestorsAddRules', () => {
     expect(ancestorsAddRules(10, '/proc', proc(table))).toBe(expected);
   });
 });
+
+describe('decide: editors, exec in disguise, sourced traps (issue 22 #7, issue 20 #4)', () => {
+  const mode = { permission_mode: 'bypassPermissions' };
+  it.each([
+    'git commit',
+    'git commit --amend',
+    'git commit -a',
+    'git rebase -i HEAD~3',
+    'git add -p',
+    'git tag -a v1',
+    'crontab -e',
+    'kubectl edit deploy/web',
+    'visudo',
+    '$EDITOR notes.md',
+    '"$VISUAL" notes.md',
+    'command exec make',
+    'builtin exec make',
+    'eval "exec make"',
+    'eval \'trap "echo x" EXIT\'',
+    'source ./env.sh; echo body; exit 3',
+    '. ./env.sh && set -e && make',
+  ])('%j is left alone', (command) => {
+    expect(decide(input(command, mode), ctx())).toEqual({ leave: expect.any(String) });
+  });
+
+  it.each([
+    'git commit -m "x"',
+    'git commit -am "x"',
+    'git commit -F msg.txt',
+    'git commit --amend --no-edit',
+    'git rebase main',
+    'git tag v1',
+    'crontab -l',
+    'kubectl get pods',
+    'source .venv/bin/activate && pytest',
+    'eval "$(direnv export bash)" && make',
+  ])('%j is wrapped', (command) => {
+    expect(decide(input(command, mode), ctx())).toEqual({ wrap: expect.anything() });
+  });
+});
