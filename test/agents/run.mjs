@@ -172,6 +172,8 @@ export function normalize(r, world) {
   if (r?.text === undefined) return r;
   const text = r.text
     .replaceAll(world.base, '<tmp>')
+    .replaceAll(world.base.slice(world.base.lastIndexOf('/') + 1), '<tmp>')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
     .replace(/with ID: \w+/g, 'with ID: <id>')
     .replace(/[A-Z][a-z]{2} +\d+ \d\d:\d\d/g, '<date>')
     .replace(/tasks\/\w+\.output/g, 'tasks/<id>.output');
