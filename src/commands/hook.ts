@@ -115,6 +115,8 @@ export interface InShellContext {
   self: { command: string; needs: string[] };
   /** The agent's process, recorded as the run's owner. */
   pid: number;
+  /** The agent refuses command and process substitutions (Gemini CLI). */
+  noSubstitution?: boolean;
 }
 
 /**
@@ -136,8 +138,10 @@ export function wrapInShell(
     output: allocated.output,
     ...(plan.view ? { view: plan.view } : {}),
   };
-  const text =
-    shellPath === 'zsh' ? inShellTextZsh(plan.command, options) : inShellText(plan.command, options);
+  // Gemini CLI 0.61 refuses a command holding `$(...)` or `>(...)` ("Command injection
+  // detected", seen in npm run test:agents): it gets the text without them, as zsh does.
+  const plain = shellPath === 'zsh' || ctx.noSubstitution === true;
+  const text = plain ? inShellTextZsh(plan.command, options) : inShellText(plan.command, options);
   const check = spawnSync(shellPath, ['-n', '-c', text], { stdio: 'ignore', timeout: 2000 });
   if (check.error || check.status !== 0)
     return { leave: `${shellPath} -n does not accept the wrapped command` };
@@ -220,6 +224,7 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
       shell: 'bash',
       self: absoluteSelf(opts.scriptPath),
       pid: opts.parentPid,
+      noSubstitution: agent === 'gemini',
     },
     { allocate: !opts.explain },
   );
