@@ -115,7 +115,10 @@ export interface InShellContext {
   self: { command: string; needs: string[] };
   /** The agent's process, recorded as the run's owner. */
   pid: number;
-  /** The agent refuses command and process substitutions (Gemini CLI). */
+  /**
+   * The agent refuses command and process substitutions and keeps an EXIT trap of its own
+   * (Gemini CLI): the text has neither, and no trap.
+   */
   noSubstitution?: boolean;
 }
 
@@ -141,7 +144,9 @@ export function wrapInShell(
   // Gemini CLI 0.61 refuses a command holding `$(...)` or `>(...)` ("Command injection
   // detected", seen in npm run test:agents): it gets the text without them, as zsh does.
   const plain = shellPath === 'zsh' || ctx.noSubstitution === true;
-  const text = plain ? inShellTextZsh(plan.command, options) : inShellText(plan.command, options);
+  const text = plain
+    ? inShellTextZsh(plan.command, options, ctx.noSubstitution !== true)
+    : inShellText(plan.command, options);
   const check = spawnSync(shellPath, ['-n', '-c', text], { stdio: 'ignore', timeout: 2000 });
   if (check.error || check.status !== 0)
     return { leave: `${shellPath} -n does not accept the wrapped command` };
@@ -216,6 +221,12 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
   if (cwd === undefined || !isAbsolute(cwd)) return leave('no absolute cwd in the input');
   const decision = decideCommand(command, NO_RULES);
   if ('leave' in decision) return leave(decision.leave);
+  // Gemini's EXIT trap records background pids; the wrapper sets no trap of its own there, so a
+  // command that may end the shell early would lose its summary: left alone.
+  if (agent === 'gemini' && mayExitEarly(command))
+    return leave(
+      'may end the shell early (exit, set -e, a sourced script), and Gemini keeps its own EXIT trap',
+    );
   const text = wrapInShell(
     decision.wrap,
     {
@@ -249,6 +260,11 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
   else answer = { command: text };
   opts.print(`${JSON.stringify(answer)}\n`);
   return 0;
+}
+
+/** True when a command may end the shell before the wrapper's last line: `exit`, `set -e`, sourcing. */
+export function mayExitEarly(command: string): boolean {
+  return /(^|[\s;&|({])(exit|return|source|\.|exec)(\s|;|$)|\bset\s+-\w*e|errexit/.test(command);
 }
 
 function explainOr(opts: HookOptions, why: string): number {

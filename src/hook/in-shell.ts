@@ -117,15 +117,20 @@ export function inShellText(original: string, opts: InShellOptions): string {
   ].join('; ');
   return `${setup}; ${body}\n${end}`;
 }
-/** The text for zsh (no `trap -p`): the result file is the group's stdout, as before issue 20 #2. */
-export function inShellTextZsh(original: string, opts: InShellOptions): string {
+/**
+ * The text for zsh (no `trap -p`) and Gemini CLI (no `$(...)` or `>(...)`): the result file is
+ * the group's stdout, as before issue 20 #2. Without `trap` (Gemini: its own EXIT trap must stay;
+ * the hook leaves alone commands that may exit), an `exit` inside would skip the summary.
+ */
+export function inShellTextZsh(original: string, opts: InShellOptions, withTrap = true): string {
   const finish = opts.view ? `${opts.finish} --view ${shellQuote(opts.view.filter)}` : opts.finish;
   // Fail open: where the file cannot be written (a sandbox, a full disk), the output goes to the
   // agent as it would have, rather than the command not running at all.
-  const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { : >>"$__ctxwrap_out"; } 2>/dev/null || __ctxwrap_out=${opts.view ? '/dev/null' : '/dev/stdout'}`;
+  const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { (umask 077; : >>"$__ctxwrap_out"); } 2>/dev/null || __ctxwrap_out=${opts.view ? '/dev/null' : '/dev/stdout'}`;
   const body = opts.view
     ? `{ ${opts.view.prefix}\n} ${opts.view.op} command tee "$__ctxwrap_out" | ${opts.view.filter}`
     : `{ ${original}\n} >"$__ctxwrap_out" 2>&1`;
+  if (!withTrap) return `${pick}; ${body}\n__ctxwrap_status=$?; ${finish} "$__ctxwrap_status"`;
   return [
     `${pick}; trap ${shellQuote(`${finish} "$?"`)} EXIT; ${body}`,
     `__ctxwrap_status=$?; trap - EXIT; ${finish} "$__ctxwrap_status"`,

@@ -91,3 +91,20 @@ export const CLAUDE_SESSIONS = [
     ],
   },
 ];
+
+/**
+ * Gemini CLI's sessions: yolo (everything approved). In its default mode `-p` does not offer
+ * run_shell_command to the model at all (seen with 0.61.0), so there is nothing to compare.
+ */
+export const GEMINI_SESSIONS = [
+  {
+    name: '--yolo',
+    argv: ['--yolo'],
+    cases: [
+      ...SHAPES,
+      { name: 'dir_path sub: pwd', input: cmd('pwd', { dir_path: 'sub' }) },
+      { name: 'is_background', input: cmd('sleep 2; echo bg', { is_background: true }) },
+      { name: 'exit 3', input: cmd('echo before; exit 3') },
+    ],
+  },
+];

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installAgent } from './agents.mjs';
-import { CLAUDE_SESSIONS } from './cases.mjs';
+import { CLAUDE_SESSIONS, GEMINI_SESSIONS } from './cases.mjs';
 import { startMock } from './mock-model.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -132,7 +132,7 @@ export function received(without, withCtx) {
       .trim();
   if (withCtx.text === without.text) return 'same';
   if (strip(withCtx.text) === strip(without.text)) return 'same + ctxwrap line';
-  if (/^\[ctxwrap \w+\] exit/m.test(withCtx.text) && /lines? omitted/.test(withCtx.text)) return 'summary';
+  if (/\[ctxwrap \w+\] exit/.test(withCtx.text) && /lines? omitted/.test(withCtx.text)) return 'summary';
   return 'DIFFERS';
 }
 
@@ -157,6 +157,7 @@ export function compare(session, without, withCtx) {
     const problems = [];
     if (va !== vb) problems.push('verdict');
     if (ea !== eb) problems.push('exit');
+    if (va === 'no result' || vb === 'no result') problems.push('no result');
     if (rec === 'DIFFERS' && !c.textMayDiffer) problems.push('output');
     if (c.expect && !c.expect(b)) problems.push('expectation');
     if (problems.length > 0) ok = false;
@@ -239,7 +240,85 @@ async function runClaude() {
   return allOk;
 }
 
-const DRIVERS = { claude: runClaude };
+/** Gemini CLI: the API key auth in the user's settings, the base URL by GOOGLE_GEMINI_BASE_URL. */
+async function runGemini() {
+  const agent = installAgent('gemini');
+  let allOk = true;
+  for (const session of GEMINI_SESSIONS.filter(
+    (x) => !process.env.ONLY || x.name.includes(process.env.ONLY),
+  )) {
+    const runs = {};
+    for (const withCtx of [false, true]) {
+      const world = makeWorld();
+      mkdirSync(join(world.home, '.gemini'), { recursive: true });
+      writeFileSync(
+        join(world.home, '.gemini', 'settings.json'),
+        JSON.stringify({
+          security: { auth: { selectedType: 'gemini-api-key' } },
+          ...(session.settings ?? {}),
+        }),
+      );
+      const env = (url) => ({
+        PATH: `${world.bin}:${process.env.PATH}`,
+        HOME: world.home,
+        SHELL: '/bin/bash',
+        GEMINI_API_KEY: 'mock-key',
+        GOOGLE_GEMINI_BASE_URL: url,
+        // Headless runs need the folder trusted; project hooks run only in a trusted folder.
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+        CTXWRAP_RUN_DIR: join(world.home, 'run'),
+        npm_config_update_notifier: 'false',
+      });
+      if (withCtx) {
+        const init = spawnSync('ctxwrap', ['init', 'gemini'], {
+          cwd: world.proj,
+          env: { ...process.env, HOME: world.home, PATH: `${world.bin}:${process.env.PATH}` },
+          encoding: 'utf8',
+        });
+        if (init.status !== 0) throw new Error(`init gemini: ${init.stderr}`);
+      }
+      const calls = session.cases.map((c) => c.input(world));
+      const run = await runSession({
+        agent,
+        argv: ['-p', 'go', '-m', 'gemini-2.5-flash', ...(session.argv ?? [])],
+        env,
+        cwd: world.proj,
+        calls,
+        shellTool: { gemini: 'run_shell_command' },
+      });
+      runs[withCtx] = { ...run, results: run.results.map((r) => normalizeGemini(normalize(r, world))) };
+      if (!process.env.KEEP) rmSync(world.base, { recursive: true, force: true });
+    }
+    const { rows, ok } = compare(session, runs.false, runs.true);
+    allOk &&= ok;
+    console.log(`\n### Gemini CLI 0.61.0: ${session.name}\n`);
+    console.log([...TABLE_HEAD, ...rows].join('\n'));
+    if (process.env.VERBOSE) console.log(JSON.stringify(runs, null, 1));
+  }
+  return allOk;
+}
+
+/** Gemini's result is JSON with an `output` text; its process group id differs from run to run. */
+function normalizeGemini(r) {
+  if (r?.text === undefined) return r;
+  let text = r.text;
+  try {
+    const v = JSON.parse(text);
+    text = typeof v.output === 'string' ? v.output : typeof v.error === 'string' ? v.error : text;
+  } catch {
+    /* as it is */
+  }
+  text = text
+    .replace(/Process Group PGID: \d+/g, 'Process Group PGID: <n>')
+    .replace(/(PIDs?:? )\d+/g, '$1<n>')
+    .replace(
+      /\n*\[System\] Tool input parameters were modified by a hook before execution\./,
+      '\n[ctxwrap: (gemini) input modified by a hook]',
+    );
+  return { ...r, text };
+}
+
+const DRIVERS = { claude: runClaude, gemini: runGemini };
 
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(DRIVERS);
 let ok = true;
