@@ -24,7 +24,7 @@ export const SHAPES = [
   { name: 'big output', input: cmd('seq 1 3000') },
   { name: 'already wrapped', input: cmd('ctxwrap -- echo wrapped') },
   { name: 'vim (no terminal)', input: cmd('vim -es -c q notes.txt; echo vim done') },
-  { name: 'git commit without -m', input: cmd('git commit') },
+  { name: 'git commit without -m', input: cmd('git commit -q') },
   { name: 'trailing &', input: cmd('sleep 3 &') },
 ];
 
@@ -106,5 +106,17 @@ export const GEMINI_SESSIONS = [
       { name: 'is_background', input: cmd('sleep 2; echo bg', { is_background: true }) },
       { name: 'exit 3', input: cmd('echo before; exit 3') },
     ],
+  },
+];
+
+/**
+ * Codex CLI's sessions: `codex exec` with approvals and sandbox bypassed, where the hook
+ * rewrites (elsewhere Codex applies a rewrite only with an `allow` the hook will not give).
+ */
+export const CODEX_SESSIONS = [
+  {
+    name: 'exec --dangerously-bypass-approvals-and-sandbox',
+    argv: ['--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust'],
+    cases: [...SHAPES, { name: 'exit 3', input: cmd('echo before; exit 3') }],
   },
 ];

@@ -32,7 +32,13 @@ export function startMock(script) {
       } catch {
         /* not JSON */
       }
-      requests.push({ url: req.url, method: req.method });
+      requests.push({
+        url: req.url,
+        method: req.method,
+        tools: Array.isArray(json.tools)
+          ? json.tools.map((t) => t.name ?? t.function?.name ?? t.type)
+          : undefined,
+      });
       const url = req.url ?? '';
       try {
         if (url.includes('/v1/messages/count_tokens')) return sendJson(res, { input_tokens: 10 });

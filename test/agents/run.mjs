@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installAgent } from './agents.mjs';
-import { CLAUDE_SESSIONS, GEMINI_SESSIONS } from './cases.mjs';
+import { CLAUDE_SESSIONS, CODEX_SESSIONS, GEMINI_SESSIONS } from './cases.mjs';
 import { startMock } from './mock-model.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -111,7 +111,10 @@ export function verdictOf(r) {
 
 export function exitOf(r) {
   if (r === undefined || r.missing || verdictOf(r) === 'refused') return '-';
-  const m = /^Exit code (\d+)/m.exec(r.text) ?? /exit(?: code|_code)?[": ]+(\d+)/i.exec(r.text);
+  const m =
+    /^Exit code (\d+)/m.exec(r.text) ??
+    /exited with code (\d+)/.exec(r.text) ??
+    /exit(?: code|_code)?[": ]+(\d+)/i.exec(r.text);
   return m ? Number(m[1]) : r.isError && REFUSED.test(r.text) ? '-' : 0;
 }
 
@@ -318,7 +321,84 @@ function normalizeGemini(r) {
   return { ...r, text };
 }
 
-const DRIVERS = { claude: runClaude, gemini: runGemini };
+/**
+ * Codex CLI: a custom model provider on the mock (OpenAI Responses) in CODEX_HOME/config.toml,
+ * the project trusted there, `codex exec` with approvals and sandbox bypassed (the hook rewrites
+ * only then) and --dangerously-bypass-hook-trust (the hook is otherwise skipped until reviewed).
+ */
+async function runCodex() {
+  const agent = installAgent('codex');
+  let allOk = true;
+  for (const session of CODEX_SESSIONS) {
+    const runs = {};
+    for (const withCtx of [false, true]) {
+      const world = makeWorld();
+      const codexHome = join(world.home, '.codex');
+      mkdirSync(codexHome, { recursive: true });
+      const env = (url) => {
+        writeFileSync(
+          join(codexHome, 'config.toml'),
+          `model = "mock"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "mock"\nbase_url = "${url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n[projects."${world.proj}"]\ntrust_level = "trusted"\n`,
+        );
+        return {
+          PATH: `${world.bin}:${process.env.PATH}`,
+          HOME: world.home,
+          CODEX_HOME: codexHome,
+          SHELL: '/bin/bash',
+          MOCK_KEY: 'mock-key',
+          CTXWRAP_RUN_DIR: join(world.home, 'run'),
+          npm_config_update_notifier: 'false',
+        };
+      };
+      if (withCtx) {
+        const init = spawnSync('ctxwrap', ['init', 'codex'], {
+          cwd: world.proj,
+          env: {
+            ...process.env,
+            HOME: world.home,
+            CODEX_HOME: codexHome,
+            PATH: `${world.bin}:${process.env.PATH}`,
+          },
+          encoding: 'utf8',
+        });
+        if (init.status !== 0) throw new Error(`init codex: ${init.stderr}`);
+      }
+      const calls = session.cases.map((c) => {
+        const { command, ...rest } = c.input(world);
+        return { cmd: command, ...rest };
+      });
+      const run = await runSession({
+        agent,
+        argv: ['exec', '--skip-git-repo-check', ...(session.argv ?? []), 'go'],
+        env,
+        cwd: world.proj,
+        calls,
+        shellTool: { responses: 'exec_command' },
+      });
+      const tidy = (r) =>
+        r?.text === undefined
+          ? r
+          : {
+              ...r,
+              text: r.text
+                .replace(/Chunk ID: \w+/, 'Chunk ID: <id>')
+                .replace(/Wall time: [\d.]+ seconds/, 'Wall time: <t>')
+                .replace(/Original token count: \d+/, 'Original token count: <n>')
+                .replace(/session id: [\w-]+/g, 'session id: <id>'),
+            };
+      runs[withCtx] = { ...run, results: run.results.map((r) => tidy(normalize(r, world))) };
+      if (!process.env.KEEP) rmSync(world.base, { recursive: true, force: true });
+    }
+    const { rows, ok } = compare(session, runs.false, runs.true);
+    allOk &&= ok;
+    console.log(`\n### Codex CLI 0.169.0: ${session.name}\n`);
+    console.log([...TABLE_HEAD, ...rows].join('\n'));
+    if (process.env.VERBOSE) console.log(JSON.stringify(runs, null, 1));
+  }
+  return allOk;
+}
+
+const DRIVERS = { claude: runClaude, codex: runCodex, gemini: runGemini };
 
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(DRIVERS);
 let ok = true;
