@@ -53,7 +53,7 @@ export const AGENT_DOORS: Record<string, AgentDoor> = {
     hookFile: (w) => (w.global ? join(codexDir(w), 'hooks.json') : join(w.cwd, '.codex', 'hooks.json')),
     memoryFile: (w) => (w.global ? join(codexDir(w), 'AGENTS.md') : join(w.cwd, 'AGENTS.md')),
     layout: { events: [{ event: 'PreToolUse', matcher: 'Bash' }], timeout: 10 },
-    tested: 'Codex CLI 0.153 to 0.169.0, by its documented hook payload (not yet inside the real agent)',
+    tested: 'Codex CLI 0.169.0, driven through codex exec with approvals and sandbox bypassed (npm run test:agents); hooks since 0.153',
     remains:
       'trust this project and approve the hook when Codex asks (codex exec skips an untrusted hook without a word); Codex applies a rewrite only with its approval, so commands are wrapped only in bypassPermissions',
   },
@@ -62,7 +62,7 @@ export const AGENT_DOORS: Record<string, AgentDoor> = {
       w.global ? join(w.home, '.gemini', 'settings.json') : join(w.cwd, '.gemini', 'settings.json'),
     memoryFile: (w) => (w.global ? join(w.home, '.gemini', 'GEMINI.md') : join(w.cwd, 'GEMINI.md')),
     layout: { events: [{ event: 'BeforeTool', matcher: 'run_shell_command' }], timeout: 10_000 },
-    tested: 'Gemini CLI 0.61.0, by its documented hook payload (not yet inside the real agent)',
+    tested: 'Gemini CLI 0.61.0, driven through its own tool loop with --yolo (npm run test:agents)',
     remains:
       'restart Gemini CLI and accept its warning about project hooks; an allow-list in tools.allowed sees the wrapped text',
   },
