@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, execaSync, type Options, type Result, type ResultPromise, type SyncResult } from 'execa';
 import { afterAll, afterEach } from 'vitest';
+import { CtxwrapError } from '../src/errors.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The built CLI (`npm run build` first). */
@@ -155,6 +156,38 @@ export function subcommands(opts: RunOptions = {}): string[] {
   const help = String(ctxwrapSync(['--help'], opts).stdout);
   const section = (help.split(/\nCommands:\n/)[1] ?? '').split(/\n\n/)[0] ?? '';
   return [...section.matchAll(/^ {2}(\S+)/gm)].map((m) => m[1] as string).filter((c) => c !== 'help');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands in-process: where a process adds nothing, a test calls src/commands/<name>.ts.
+
+/** What a command gave in-process: its exit code, what it printed, and the CLI's error line. */
+export interface Called {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command in-process: `run` gets a `print` that collects stdout (pass it as the command's
+ * `print`; parse options inside `run`, as the CLI does, so their errors count too). An expected
+ * error (CtxwrapError) becomes what the CLI prints for it, `ctxwrap: <message>` and its exit
+ * code; any other error fails the test.
+ */
+export async function inProcess(
+  run: (print: (text: string) => void) => number | Promise<number>,
+): Promise<Called> {
+  let stdout = '';
+  const print = (text: string) => {
+    stdout += text;
+  };
+  try {
+    const exitCode = await run(print);
+    return { exitCode, stdout, stderr: '' };
+  } catch (error) {
+    if (!(error instanceof CtxwrapError)) throw error;
+    return { exitCode: error.exitCode, stdout, stderr: `ctxwrap: ${error.message}\n` };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
