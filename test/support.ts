@@ -17,6 +17,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, execaSync, type Options, type Result, type ResultPromise, type SyncResult } from 'execa';
 import { afterAll, afterEach } from 'vitest';
+import { listResults } from '../src/commands/list.js';
+import { resolveTtl } from '../src/env.js';
 import { CtxwrapError } from '../src/errors.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -296,7 +298,10 @@ export async function startRunning(runDir: string): Promise<{ id: string; child:
   const child = ctxwrap(['--run-dir', runDir, '--', process.execPath, script('wait-for-signal.mjs')]);
   let id = '';
   await waitFor(async () => {
-    const listed = await ctxwrap(['list', '--json', '--run-dir', runDir]);
+    // `ctxwrap list --json`, in-process: polling with a process per look is slow on a loaded machine.
+    const listed = await inProcess((print) =>
+      listResults({ runDir, json: true, ttlMs: resolveTtl({}), print }),
+    );
     const results = JSON.parse(String(listed.stdout) || '[]') as {
       id: string;
       state: string;
