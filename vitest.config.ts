@@ -35,7 +35,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'heavy', include: heavy, testTimeout: 120_000, hookTimeout: 60_000 },
+        test: { name: 'heavy', include: heavy, testTimeout: 180_000, hookTimeout: 60_000 },
       },
       {
         extends: true,

@@ -8,6 +8,12 @@ let box: ReturnType<typeof sandbox>;
 beforeEach(() => {
   box = sandbox();
 });
+/** The subcommands `ctxwrap --help` lists, asked once per file (the list is the same in every sandbox). */
+let listed: string[] | undefined;
+const allSubcommands = () => {
+  listed ??= subcommands({ env: box.env });
+  return listed;
+};
 
 /** Runs a command and returns the id its summary names (the output is long enough to get a header). */
 function storedRun(): { id: string; path: string } {
@@ -64,7 +70,7 @@ describe('help', () => {
     expect(ctxwrapSync(['--help'], { env: box.env }).stdout).toMatch(
       /\nExamples:\n {2}ctxwrap -- npm test\n/,
     );
-    const names = subcommands({ env: box.env });
+    const names = allSubcommands();
     expect(names).toEqual(
       expect.arrayContaining(['run', 'show', 'prompt', 'hook', 'init', 'open', 'completion']),
     );
@@ -80,9 +86,11 @@ describe('help', () => {
 });
 
 /** What bash completes for a command line (the cursor at its end), with the real script loaded. */
+let bashScript: string | undefined;
 function bashComplete(line: string, env: NodeJS.ProcessEnv): string[] {
   const script = join(box.root, 'ctxwrap.bash');
-  writeFileSync(script, ctxwrapSync(['completion', 'bash'], { env }).stdout);
+  bashScript ??= ctxwrapSync(['completion', 'bash'], { env }).stdout; // the same script every time
+  writeFileSync(script, bashScript);
   const words = line.split(' ');
   const program = [
     `source ${JSON.stringify(script)}`,
@@ -107,7 +115,7 @@ describe('ctxwrap completion', () => {
     for (const f of ['npm_3f2a9c1b.json', 'npm_3f2a9c1b.fp.json', 'npm_3f2a9c1b.txt', 'make_00aa11bb.json']) {
       writeFileSync(join(box.runDir, 'tool_results', f), '');
     }
-    const all = subcommands({ env: box.env });
+    const all = allSubcommands();
     expect(bashComplete('ctxwrap ', box.env)).toEqual(expect.arrayContaining(all));
     expect(bashComplete('ctxwrap co', box.env)).toEqual(['completion']);
     expect(bashComplete('ctxwrap completion ', box.env)).toEqual(['bash', 'zsh']);
@@ -124,8 +132,7 @@ describe('ctxwrap completion', () => {
     const r = ctxwrapSync(['completion', 'zsh'], { env: box.env });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.startsWith('#compdef ctxwrap\n')).toBe(true);
-    for (const name of subcommands({ env: box.env }))
-      expect(r.stdout).toMatch(new RegExp(`^ {4}'${name}:`, 'm'));
+    for (const name of allSubcommands()) expect(r.stdout).toMatch(new RegExp(`^ {4}'${name}:`, 'm'));
     expect(r.stdout).toContain("'1:result id:_ctxwrap_ids'");
     expect(r.stdout).toContain("'1:shell:(bash zsh)'");
     expect(r.stdout).toContain("'--format[markdown or plain]:format:(markdown plain)'");
