@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ctxwrapSync, sandbox, shSync, subcommands } from '../support.js';
+import { ctxwrap, ctxwrapSync, sandbox, shSync, subcommands } from '../support.js';
 
 let box: ReturnType<typeof sandbox>;
 beforeEach(() => {
@@ -66,7 +66,8 @@ describe('ctxwrap open', () => {
 });
 
 describe('help', () => {
-  it('shows real examples at the top level and for every subcommand', () => {
+  // One process per subcommand, side by side: an explicit timeout for a loaded machine.
+  it('shows real examples at the top level and for every subcommand', { timeout: 120_000 }, async () => {
     expect(ctxwrapSync(['--help'], { env: box.env }).stdout).toMatch(
       /\nExamples:\n {2}ctxwrap -- npm test\n/,
     );
@@ -74,8 +75,9 @@ describe('help', () => {
     expect(names).toEqual(
       expect.arrayContaining(['run', 'show', 'prompt', 'hook', 'init', 'open', 'completion']),
     );
-    for (const name of names) {
-      const help = ctxwrapSync([name, '--help'], { env: box.env });
+    const helps = await Promise.all(names.map((name) => ctxwrap([name, '--help'], { env: box.env })));
+    for (const [k, name] of names.entries()) {
+      const help = helps[k] as Awaited<ReturnType<typeof ctxwrap>>;
       expect({ name, code: help.exitCode }).toEqual({ name, code: 0 });
       expect(help.stdout, name).toMatch(/\nExamples?\b[^\n]*:\n/);
       expect(help.stdout, name).toMatch(
