@@ -6,6 +6,7 @@
 import { type FailOpen, readEnv, resolveRunDir } from './env.js';
 import { MAX_TIMER_MS, parseDuration } from './parse-duration.js';
 import { parseRatio, parseWhole } from './parse-number.js';
+import { parseSize } from './parse-size.js';
 import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary/render.js';
 
 export { parseWhole };
@@ -17,6 +18,8 @@ export interface RunFlags {
   inlineThreshold?: string;
   timeout?: string;
   shell?: string;
+  maxOutput?: string;
+  minFree?: string;
 }
 
 export interface RunConfig {
@@ -31,12 +34,27 @@ export interface RunConfig {
   stdinWaitMs: number;
   /** The shell that runs a `-c` string (`--shell`, env CTXWRAP_SHELL, default /bin/sh). */
   shell: string;
+  /** The most bytes of one output stored (`--max-output`, env CTXWRAP_MAX_OUTPUT, default 1 GiB). */
+  maxOutputBytes: number;
+  /** Storing stops rather than leave less free space than this (`--min-free`, env CTXWRAP_MIN_FREE, default 64 MiB). */
+  minFreeBytes: number;
 }
 
 /** After a forwarded SIGTERM or a timeout, how long the command has before SIGKILL. */
 export const DEFAULT_KILL_GRACE_MS = 3000;
-/** After the command exits, how long ctxwrap waits for pipes held by a background process. */
-export const DEFAULT_DRAIN_MS = 500;
+/**
+ * After the command exits, how long ctxwrap waits for the end of its output before a background
+ * process that holds it is left to the drainer (nothing is lost either way: see drainer.ts).
+ */
+export const DEFAULT_DRAIN_MS = 100;
+/**
+ * The most bytes of one output stored: 1 GiB. A long CI build log is tens of MB; past a GiB an
+ * output is a runaway (`yes`, a loop printing forever) whose tail no agent reads whole, and
+ * storing on would only fill the disk. The summary still sees every byte.
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES = 1 << 30;
+/** Storing stops rather than leave less than this free on the run directory's disk: 64 MiB. */
+export const DEFAULT_MIN_FREE_BYTES = 64 << 20;
 /** When ctxwrap's stdin is a pipe or socket that stays silent this long, the command gets EOF. */
 export const DEFAULT_STDIN_WAIT_MS = 2000;
 
@@ -70,9 +88,17 @@ export function resolveRunConfig(
     tailRatio,
     inlineThreshold,
     killGraceMs: readEnv(env, 'CTXWRAP_KILL_GRACE', open('the default 3s')) ?? DEFAULT_KILL_GRACE_MS,
-    drainMs: readEnv(env, 'CTXWRAP_DRAIN', open('the default 500ms')) ?? DEFAULT_DRAIN_MS,
+    drainMs: readEnv(env, 'CTXWRAP_DRAIN', open('the default 100ms')) ?? DEFAULT_DRAIN_MS,
     stdinWaitMs: readEnv(env, 'CTXWRAP_STDIN_WAIT', open('the default 2s')) ?? DEFAULT_STDIN_WAIT_MS,
     shell: flags.shell ?? readEnv(env, 'CTXWRAP_SHELL') ?? '/bin/sh',
+    maxOutputBytes:
+      flags.maxOutput !== undefined
+        ? parseSize(flags.maxOutput, '--max-output')
+        : (readEnv(env, 'CTXWRAP_MAX_OUTPUT', open('the default 1G')) ?? DEFAULT_MAX_OUTPUT_BYTES),
+    minFreeBytes:
+      flags.minFree !== undefined
+        ? parseSize(flags.minFree, '--min-free')
+        : (readEnv(env, 'CTXWRAP_MIN_FREE', open('the default 64M')) ?? DEFAULT_MIN_FREE_BYTES),
   };
   if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
   return config;

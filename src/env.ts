@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { CtxwrapError, quoted } from './errors.js';
 import { MAX_TIMER_MS, parseDuration } from './parse-duration.js';
 import { parseRatio, parseWhole } from './parse-number.js';
+import { parseSize } from './parse-size.js';
 
 const timer = (name: string) => (text: string) => parseDuration(text, name, MAX_TIMER_MS);
 const text = (value: string) => value;
@@ -23,6 +24,8 @@ const PARSERS = {
   CTXWRAP_STDIN_WAIT: timer('CTXWRAP_STDIN_WAIT'),
   CTXWRAP_GREP_TIMEOUT: timer('CTXWRAP_GREP_TIMEOUT'),
   CTXWRAP_TTL: (t: string) => parseDuration(t, 'CTXWRAP_TTL'),
+  CTXWRAP_MAX_OUTPUT: (t: string) => parseSize(t, 'CTXWRAP_MAX_OUTPUT'),
+  CTXWRAP_MIN_FREE: (t: string) => parseSize(t, 'CTXWRAP_MIN_FREE'),
   CTXWRAP_SEARCH_SCAN: (t: string): 'grep' | 'js' => {
     if (t === 'grep' || t === 'js') return t;
     throw new CtxwrapError(`CTXWRAP_SEARCH_SCAN takes grep or js (got '${quoted(t)}')`);

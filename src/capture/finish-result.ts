@@ -142,6 +142,8 @@ export function finishResult(req: FinishRequest): Finished {
     const { stored, error } = req.piped;
     meta.storedBytes = stored;
     cutShort ??= `stored only ${stored} of ${bytes} bytes: ${error}`;
+    const cut = `output cut short: stored only ${formatBytes(stored)} of ${formatBytes(bytes)}`;
+    status = status ? `${status}; ${cut}` : cut;
     warning =
       stored === 0
         ? `nothing of the ${formatBytes(bytes)} output of ${meta.id} was stored (${error}); the summary above is of the whole output`

@@ -1,26 +1,17 @@
 /**
- * Follows a result file as the command writes it (like `tail -f`), handing what it reads to
- * `onChunk` in file order. ctxwrap is not in the command's data path: a slow summary only
- * delays the summary, never the command.
+ * Reads a result file that something else wrote (an agent's shell, through the hook), handing
+ * what it reads to `onChunk` in file order (see finishResult).
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
 
-/** Bytes read in one go; the reading yields to the event loop after `YIELD_BYTES`. */
+/** Bytes read in one go. */
 const READ_BYTES = 1 << 20;
-const YIELD_BYTES = 16 << 20;
-/** Polling interval when caught up: doubles from the first to the last while nothing comes. */
-const POLL_FIRST_MS = 1;
-const POLL_LAST_MS = 50;
 
 export class FileFollower {
   /** Bytes read so far (the file offset of the next read). */
   position = 0;
   /** One buffer for every read: fresh memory for each would cost page faults. */
   private readonly buffer = Buffer.allocUnsafe(READ_BYTES);
-  private timer: NodeJS.Timeout | undefined;
-  private immediate: NodeJS.Immediate | undefined;
-  private delay = POLL_FIRST_MS;
-  private stopped = false;
 
   /**
    * `fd` is open for reading on the result file; `onChunk` gets each piece once, in order. The
@@ -31,11 +22,6 @@ export class FileFollower {
     private fd: number,
     private onChunk: (chunk: Buffer) => void,
   ) {}
-
-  /** Starts following the file in the background. */
-  start(): void {
-    this.schedule(0);
-  }
 
   /** Reads everything written so far, up to `limit` bytes in all; returns the number of bytes read. */
   readAvailable(limit = Number.POSITIVE_INFINITY): number {
@@ -69,45 +55,12 @@ export class FileFollower {
     return fstatSync(this.fd).size;
   }
 
-  /** Closes the descriptor (only for a follower that opened it: see finishResult). */
+  /** Closes the descriptor. */
   close(): void {
-    this.stop();
     try {
       closeSync(this.fd);
     } catch {
       /* already closed */
     }
-  }
-
-  /** Stops following; what is still unread stays for `readAvailable`. */
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    if (this.immediate) clearImmediate(this.immediate);
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (ms === 0) this.immediate = setImmediate(() => this.pump());
-    else this.timer = setTimeout(() => this.pump(), ms);
-  }
-
-  private pump(): void {
-    if (this.stopped) return;
-    let got = 0;
-    try {
-      got = this.readAvailable(YIELD_BYTES);
-    } catch {
-      // A read error here is retried at the end (readAvailable after the command has exited).
-      this.stop();
-      return;
-    }
-    if (got > 0) {
-      this.delay = POLL_FIRST_MS;
-      this.schedule(0);
-      return;
-    }
-    this.schedule(this.delay);
-    this.delay = Math.min(this.delay * 2, POLL_LAST_MS);
   }
 }

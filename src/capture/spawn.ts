@@ -1,9 +1,9 @@
 /**
- * The one owner of child processes. It runs a command whose stdout and stderr are either one
- * file descriptor (the result file, written by the command itself: ctxwrap is not in the data
- * path) or two pipes whose chunks go to `output` in arrival order (the fail-open path). It
- * forwards SIGINT/SIGTERM/SIGHUP, enforces a timeout, and, with pipes, does not wait forever for
- * pipes held open by a background grandchild.
+ * The one owner of child processes. It runs a command whose stdout and stderr are one pipe that
+ * ctxwrap reads (see output-pipe.ts), ctxwrap's own stdout and stderr (the fail-open path), or,
+ * where no pipe can be made, two socket pairs whose chunks arrive in arrival order. It forwards
+ * SIGINT/SIGTERM/SIGHUP (and SIGQUIT, which stops nothing by itself), enforces a timeout, and
+ * does not wait for a pipe a background process keeps open: it hands it over (see drainer.ts).
  *
  * The command shares ctxwrap's process group, so that a kill of the group reaches it; signals
  * ctxwrap forwards go to the command's process tree (see process-tree.ts).
@@ -13,7 +13,10 @@
  * start-up time every wrapped command pays.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync } from 'node:fs';
 import { constants } from 'node:os';
+import type { OutputPipe } from './output-pipe.js';
+import { PipeReader } from './pipe-reader.js';
 import {
   inTerminalForeground,
   isAlive,
@@ -39,14 +42,10 @@ export interface CaptureRequest {
   timeoutMs?: number;
   /** After SIGTERM (forwarded, or on timeout), how long before SIGKILL. */
   killGraceMs: number;
-  /** After the command exits, how long to wait for its pipes to close (pipes only). */
+  /** After the command exits, how long to wait for its output to end before handing it over. */
   drainMs: number;
-  /**
-   * The command's stdout and stderr: a file descriptor given to it as both (it writes the result
-   * file itself, and the kernel keeps the order of its writes), or pipes whose chunks are handed
-   * to this function as they arrive.
-   */
-  output: number | ((chunk: Buffer, stream: StreamName) => void);
+  /** The command's stdout and stderr (see CaptureOutput). */
+  output: CaptureOutput;
   /** The signals to forward; the default is SIGINT, SIGTERM and SIGHUP. */
   forward?: readonly NodeJS.Signals[];
 }
@@ -63,6 +62,17 @@ export interface StdinRelay {
   quietMs: number;
 }
 
+/**
+ * Where the command's stdout and stderr go: ctxwrap's own (`inherit`: fail open), one pipe given
+ * to it as both (its chunks to `onChunk` as they arrive; still open when the command has exited
+ * and `drainMs` passed, its read end to `handOver`, which must keep draining it), or two socket
+ * pairs whose chunks go to the function (where no pipe can be made).
+ */
+export type CaptureOutput =
+  | 'inherit'
+  | { pipe: OutputPipe; onChunk: (chunk: Buffer) => void; handOver: (readFd: number) => void }
+  | ((chunk: Buffer, stream: StreamName) => void);
+
 export interface CaptureResult {
   /** The child's exit code, or null if it died of a signal or never ran. */
   code: number | null;
@@ -74,6 +84,7 @@ export interface CaptureResult {
   interrupted?: NodeJS.Signals;
   /** True when the pipes were still open after the command exited and the drain wait. */
   pipesLeftOpen: boolean;
+  /** From the start to the command's exit and the end of its output (or the hand-over). */
   durationMs: number;
 }
 
@@ -94,7 +105,8 @@ const LATE_CHASE_MS = 1000;
 export function capture(req: CaptureRequest): Promise<CaptureResult> {
   const started = process.hrtime.bigint();
   const relay = typeof req.stdin === 'object' ? req.stdin : undefined;
-  const toFile = typeof req.output === 'number';
+  const output = req.output;
+  const piped = typeof output === 'object' ? output : undefined;
   return new Promise((resolvePromise) => {
     let child: ChildProcess;
     let timedOut = false;
@@ -103,7 +115,8 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
     let timeoutTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let openStreams = toFile ? 0 : 2;
+    let openStreams = output === 'inherit' ? 0 : piped ? 1 : 2;
+    let reader: PipeReader | undefined;
     let settled = false;
     let killed = false;
     let treeWait: NodeJS.Timeout | undefined;
@@ -166,6 +179,13 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
     };
     const forwarded = req.forward ?? DEFAULT_FORWARD;
     for (const s of forwarded) process.on(s, onSignal);
+    // Ctrl-\ stops nothing by itself: a program may handle it (a JVM prints its threads and goes
+    // on), so it is passed on and ctxwrap waits for the command as before. At a terminal the
+    // kernel has sent it to the command already.
+    const onQuit = () => {
+      if (child?.pid !== undefined && !exited && !inTerminalForeground()) signalAll(look(), 'SIGQUIT');
+    };
+    process.on('SIGQUIT', onQuit);
 
     const finish = (spawnError?: NodeJS.ErrnoException) => {
       if (settled) return;
@@ -184,11 +204,20 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       settled = true;
       stopRelay();
       for (const s of forwarded) process.off(s, onSignal);
+      process.off('SIGQUIT', onQuit);
       clearTimeout(killTimer);
       clearTimeout(timeoutTimer);
       clearTimeout(drainTimer);
       const pipesLeftOpen = openStreams > 0 && spawnError === undefined;
-      if (pipesLeftOpen) {
+      if (reader) {
+        if (pipesLeftOpen && piped) {
+          // A background process still holds the pipe: stop reading here (every byte taken so far
+          // has been handed on) and give the pipe to a drainer that outlives ctxwrap.
+          reader.pause();
+          piped.handOver(reader.fd);
+        }
+        reader.close();
+      } else if (pipesLeftOpen) {
         // Stop reading: a background process still holds the pipes.
         child.stdout?.destroy();
         child.stderr?.destroy();
@@ -205,12 +234,27 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       resolvePromise(result);
     };
 
+    /** Closes the pipe's ends that ctxwrap holds for nobody now (the command could not start). */
+    let writerOpen = piped !== undefined;
+    let readerOpen = piped !== undefined;
+    const closeWriter = () => {
+      if (piped && writerOpen) closeQuietly(piped.pipe.writeFd);
+      writerOpen = false;
+    };
+    const closePipe = () => {
+      closeWriter();
+      if (reader) reader.close();
+      else if (piped && readerOpen) closeQuietly(piped.pipe.readFd);
+      readerOpen = false;
+      reader = undefined;
+    };
     if (req.file === '') {
       // What a shell says for an empty command name (spawn would throw ERR_INVALID_ARG_VALUE).
+      closePipe();
       finish(Object.assign(new Error('empty command name'), { code: 'ENOENT' }));
       return;
     }
-    const out = typeof req.output === 'number' ? req.output : 'pipe';
+    const out = output === 'inherit' ? 'inherit' : piped ? piped.pipe.writeFd : 'pipe';
     try {
       // The command stays in ctxwrap's process group: a kill of that group (how a harness stops
       // a tool, or a terminal's Ctrl-C) reaches both.
@@ -220,20 +264,36 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
         stdio: [relay ? 'pipe' : (req.stdin as 'inherit' | 'ignore'), out, out],
       });
     } catch (error) {
+      closePipe();
       finish(error as NodeJS.ErrnoException);
       return;
     }
+    if (piped) {
+      // The command has its end (spawn has run): ctxwrap keeps none open for writing, so that the
+      // pipe ends when the command and whatever it started have closed theirs.
+      closeWriter();
+      if (child.pid !== undefined) {
+        reader = new PipeReader(piped.pipe.readFd, piped.onChunk);
+        reader.whenEnded(() => {
+          openStreams--;
+          if (openStreams === 0 && exited) finish();
+        });
+      }
+    }
 
     child.on('error', (error: NodeJS.ErrnoException) => {
-      if (child.pid === undefined) finish(error);
+      if (child.pid === undefined) {
+        closePipe();
+        finish(error);
+      }
     });
     if (relay && child.stdin) stopRelay = startRelay(relay, child.stdin);
     const onEnd = () => {
       openStreams--;
       if (openStreams === 0 && exited) finish();
     };
-    if (typeof req.output === 'function') {
-      const onChunk = req.output;
+    if (typeof output === 'function') {
+      const onChunk = output;
       for (const name of ['stdout', 'stderr'] as const) {
         const stream = child[name];
         if (!stream) {
@@ -260,6 +320,14 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
       }, req.timeoutMs);
     }
   });
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    /* closed already */
+  }
 }
 
 /** Starts relaying `relay.source` to `sink`; returns the function that stops it (and ends `sink`). */

@@ -18,6 +18,8 @@ const VALUES: Record<string, keyof RunCliOptions> = {
   '--tail-ratio': 'tailRatio',
   '--inline-threshold': 'inlineThreshold',
   '--timeout': 'timeout',
+  '--max-output': 'maxOutput',
+  '--min-free': 'minFree',
 };
 
 const RESERVED: readonly string[] = [...COMMAND_NAMES, 'help'];

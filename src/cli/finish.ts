@@ -12,9 +12,10 @@ export const declareFinish: Declare = (program, { setExit }) => {
       .description("summarise a result the agent's shell wrote (run by the hook's wrapper)")
       .argument('<id>', 'the result id the hook allocated')
       .argument('<status>', "the command's exit status ($?)")
-      .option('--view <filter>', 'the agent saw the output through this tail/head: print only the id line'),
+      .option('--view <filter>', 'the agent saw the output through this tail/head: print only the id line')
+      .option('--reader <pid>', 'the process appending the output to the file: wait for it first'),
     true,
-  ).action(async (id: string, status: string, opts: Common & { view?: string }, cmd) => {
+  ).action(async (id: string, status: string, opts: Common & { view?: string; reader?: string }, cmd) => {
     const { finishCommand } = await import('../commands/finish.js');
     const runDir = runDirFlag(cmd, opts);
     setExit(
@@ -23,6 +24,7 @@ export const declareFinish: Declare = (program, { setExit }) => {
         status,
         ...(runDir !== undefined ? { runDir } : {}),
         ...(opts.view !== undefined ? { view: opts.view } : {}),
+        ...(opts.reader !== undefined ? { reader: opts.reader } : {}),
         env: process.env,
         print: out,
       }),

@@ -24,11 +24,13 @@ export interface RunCliOptions {
   shell?: string;
   /** False with --no-redact. */
   redact?: boolean;
+  maxOutput?: string;
+  minFree?: string;
 }
 
 /** A one-line status while the command runs (on a terminal). */
 export interface StatusLine {
-  update(bytes: number, lines: number): void;
+  update(bytes: number, lines: number, partial: Buffer): void;
   stop(): void;
 }
 
@@ -71,7 +73,8 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
     if (hint) warn(hint);
   }
   const { colorize } = term;
-  const status = term.startStatus();
+  // With --tee the output itself is on the terminal: a status line would draw over it.
+  const status = opts.tee ? PLAIN.startStatus() : term.startStatus();
   try {
     return await runCommand({
       runDir: config.runDir,
@@ -87,15 +90,16 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
       killGraceMs: config.killGraceMs,
       drainMs: config.drainMs,
+      limits: { maxBytes: config.maxOutputBytes, minFreeBytes: config.minFreeBytes },
       ...(opts.tee ? { tee: (chunk: Buffer) => process.stderr.write(chunk) } : {}),
-      onProgress: (bytes, lines) => status.update(bytes, lines),
+      onProgress: (bytes, lines, partial) => status.update(bytes, lines, partial),
       print: (text) => {
         status.stop();
         // Resolves once the summary has left (or the reader has gone): until then a signal
         // cannot cut it short.
         return new Promise<void>((resolve) => process.stdout.write(colorize(text), () => resolve()));
       },
-      passthrough: (chunk, stream) => (stream === 'stdout' ? process.stdout : process.stderr).write(chunk),
+      passthrough: (chunk) => process.stdout.write(chunk),
       warn,
       ...(source === 'stdin'
         ? { stdin: process.stdin }

@@ -2,6 +2,7 @@
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { formatBytes, formatCount, formatDuration } from '../format.js';
+import { cleanLine } from '../summary/clean.js';
 import { colorize, type Declare, runDirFlag, withRunDir } from './io.js';
 import { type RunCliOptions, runAction, type StatusLine } from './run-action.js';
 
@@ -19,6 +20,14 @@ export const declareRun: Declare = (program, { setExit }) => {
     .option('--inline-threshold <chars>', 'print outputs this short whole (default: the budget)')
     .option('--timeout <duration>', 'stop the command after 30s, 5m, ...; exit 124 (env CTXWRAP_TIMEOUT)')
     .option('--tee', 'also stream the full output to stderr as it arrives')
+    .option(
+      '--max-output <size>',
+      'store at most this much of one output, e.g. 200M (env CTXWRAP_MAX_OUTPUT, default 1G)',
+    )
+    .option(
+      '--min-free <size>',
+      'stop storing rather than leave less free disk space (env CTXWRAP_MIN_FREE, default 64M)',
+    )
     .option('--no-redact', 'print credentials as the command printed them (masked by default)')
     .passThroughOptions()
     .addHelpText(
@@ -32,29 +41,48 @@ export const declareRun: Declare = (program, { setExit }) => {
   withRunDir(run);
 };
 
-/** A one-line status on stderr for a person at a terminal, for runs longer than a second. */
+/**
+ * A one-line status on stderr for a person at a terminal, for runs longer than a second. When
+ * the output has stopped on a line with no newline (a prompt: `Name? `) for a quarter second, the
+ * status line shows that line and is not drawn again until more output comes, so that what the
+ * person types is not wiped.
+ */
 function statusLine(): StatusLine {
   if (!process.stderr.isTTY) return { update() {}, stop() {} };
   const started = Date.now();
-  let last = { bytes: 0, lines: 0 };
+  let last: { bytes: number; lines: number; partial: Buffer } = {
+    bytes: 0,
+    lines: 0,
+    partial: Buffer.alloc(0),
+  };
+  let drawnBytes = -1;
   let shown = false;
+  let prompted = -1;
   const draw = () => {
     const elapsed = Date.now() - started;
-    if (elapsed < 1000) return;
+    if (prompted === last.bytes) return;
+    const waiting = last.partial.length > 0 && drawnBytes === last.bytes;
+    drawnBytes = last.bytes;
+    if (elapsed < 1000 && !waiting) return;
     shown = true;
-    process.stderr.write(
-      `\r\x1b[2K${chalk.dim(`ctxwrap: running ${formatDuration(elapsed)} · ${formatCount(last.lines)} lines · ${formatBytes(last.bytes)}`)}`,
-    );
+    const state = `ctxwrap: running ${formatDuration(elapsed)} · ${formatCount(last.lines)} lines · ${formatBytes(last.bytes)}`;
+    if (waiting) {
+      prompted = last.bytes;
+      const prompt = cleanLine(last.partial.toString('utf8'));
+      process.stderr.write(`\r\x1b[2K${chalk.dim(`${state} · waiting for input?`)} ${prompt}`);
+      return;
+    }
+    process.stderr.write(`\r\x1b[2K${chalk.dim(state)}`);
   };
   const timer = setInterval(draw, 250);
   timer.unref();
   return {
-    update(bytes, lines) {
-      last = { bytes, lines };
+    update(bytes, lines, partial) {
+      last = { bytes, lines, partial };
     },
     stop() {
       clearInterval(timer);
-      if (shown) process.stderr.write('\r\x1b[2K');
+      if (shown) process.stderr.write(prompted >= 0 ? '\n' : '\r\x1b[2K');
       shown = false;
     },
   };

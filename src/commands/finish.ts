@@ -4,6 +4,7 @@
  * `finishShellResult` (hidden subcommand `ctxwrap _finish`) has capture's finishResult summarise
  * the file the shell wrote and complete the metadata, and returns the command's exact exit status.
  */
+import { readFileSync } from 'node:fs';
 import { finishResult } from '../capture/finish-result.js';
 import { resolveRunConfig } from '../config.js';
 import { formatBytes, formatCount } from '../format.js';
@@ -56,6 +57,8 @@ export interface FinishOptions {
   status: number;
   /** The agent saw the output through `| tail`/`| head`: print only the line with the id. */
   view?: string;
+  /** The pid of the reader appending the command's output to the file: waited for (up to 3 s). */
+  reader?: number;
   budget: number;
   tailRatio: number;
   inlineThreshold: number;
@@ -69,11 +72,39 @@ export interface FinishOptions {
  */
 export function finishShellResult(opts: FinishOptions): number {
   try {
+    if (opts.reader !== undefined) waitForReader(opts.reader, 3000);
     finish(opts);
   } catch (error) {
     opts.print(`[ctxwrap: no summary for ${opts.id}: ${(error as Error).message}]\n`);
   }
   return opts.status;
+}
+
+/**
+ * Waits until the reader has appended everything: it ends when the command's side of the pipe
+ * is closed. It is the agent shell's child, so once done it is a zombie until the shell reaps
+ * it: a zombie counts as done. A process that still holds the pipe (a daemon the command left)
+ * keeps it going: past the deadline the summary is of what is stored so far.
+ */
+function waitForReader(pid: number, deadlineMs: number): void {
+  if (!Number.isInteger(pid) || pid <= 1) return;
+  const end = Date.now() + deadlineMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (Date.now() < end) {
+    let state: string | undefined;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+    }
+    if (state === 'Z' || state === 'X') return;
+    Atomics.wait(pause, 0, 0, 5);
+  }
 }
 
 function finish(opts: FinishOptions): void {
@@ -112,6 +143,7 @@ export function finishCommand(opts: {
   status: string;
   runDir?: string;
   view?: string;
+  reader?: string;
   env: NodeJS.ProcessEnv;
   print: (text: string) => void;
 }): number {
@@ -129,6 +161,7 @@ export function finishCommand(opts: {
     id: opts.id,
     status,
     ...(opts.view !== undefined ? { view: opts.view } : {}),
+    ...(opts.reader !== undefined && /^\d{1,9}$/.test(opts.reader) ? { reader: Number(opts.reader) } : {}),
     budget: config.budget,
     tailRatio: config.tailRatio,
     inlineThreshold: config.inlineThreshold,

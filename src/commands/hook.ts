@@ -18,8 +18,13 @@ import {
   SESSION_ID_PATTERN,
   type WrapPlan,
 } from '../hook/claude-hook.js';
-import { inShellText } from '../hook/in-shell.js';
-import { ancestorsAddRules, loadBashRules, settingsFiles } from '../hook/permission-rules.js';
+import { inShellText, inShellTextZsh } from '../hook/in-shell.js';
+import {
+  ancestorAllowRules,
+  ancestorsAddRules,
+  loadBashRules,
+  settingsFiles,
+} from '../hook/permission-rules.js';
 import { shellQuote } from '../hook/quote.js';
 import { allocateResult, planResult } from './finish.js';
 
@@ -55,18 +60,20 @@ export function runHook(opts: HookOptions): number {
     if (opts.agent !== 'claude') return otherAgent(opts.agent, input, opts);
     if (input.hook_event_name === 'SessionStart') return sessionStart(input, opts);
     const cwd = typeof input.cwd === 'string' && isAbsolute(input.cwd) ? input.cwd : undefined;
-    const decision = decide(input, {
-      rules: ancestorsAddRules(opts.parentPid) ? undefined : loadBashRules(settingsFiles(opts.env, cwd)),
-    });
+    const decision = decide(input, { rules: claudeRules(opts.parentPid, opts.env, cwd) });
     if ('leave' in decision) return explainOr(opts, `leave alone: ${decision.leave}`);
     if (cwd === undefined) return explainOr(opts, 'leave alone: no absolute cwd in the input');
-    const text = wrapInShell(decision.wrap, {
-      runDir: sessionRunDir(opts.env, input.session_id as string),
-      cwd,
-      shell: agentShell(opts.env),
-      self: selfCommand(opts.scriptPath, opts.env),
-      pid: opts.parentPid,
-    });
+    const text = wrapInShell(
+      decision.wrap,
+      {
+        runDir: sessionRunDir(opts.env, input.session_id as string),
+        cwd,
+        shell: agentShell(opts.env),
+        self: absoluteSelf(opts.scriptPath),
+        pid: opts.parentPid,
+      },
+      { allocate: !opts.explain },
+    );
     if (typeof text !== 'string') return explainOr(opts, `leave alone: ${text.leave}`);
     if (opts.explain) {
       opts.print(`wrap${decision.wrap.allow ? ' (allow)' : ''}:\n${text}\n`);
@@ -91,15 +98,28 @@ export function runHook(opts: HookOptions): number {
   }
 }
 
+/** The Bash rules of every settings file, plus `--allowedTools` given to Claude Code; undefined when unknown. */
+function claudeRules(parentPid: number, env: NodeJS.ProcessEnv, cwd: string | undefined) {
+  if (ancestorsAddRules(parentPid)) return undefined;
+  const rules = loadBashRules(settingsFiles(env, cwd));
+  if (rules === undefined) return undefined;
+  return { ...rules, allow: [...rules.allow, ...ancestorAllowRules(parentPid)] };
+}
+
 export interface InShellContext {
   runDir: string;
   cwd: string;
   /** The agent's shell (`bash` or `zsh`), to check the wrapped text's syntax. */
   shell: string;
-  /** How the agent's shell calls ctxwrap. */
-  self: string;
+  /** How the agent's shell calls ctxwrap: a quoted command, and the files it needs. */
+  self: { command: string; needs: string[] };
   /** The agent's process, recorded as the run's owner. */
   pid: number;
+  /**
+   * The agent refuses command and process substitutions and keeps an EXIT trap of its own
+   * (Gemini CLI): the text has neither, and no trap.
+   */
+  noSubstitution?: boolean;
 }
 
 /**
@@ -107,26 +127,52 @@ export interface InShellContext {
  * running), then builds the in-shell text. Leaves the command alone when the agent's shell
  * does not read the wrapped text (a syntax check, `-n`) though it reads the original.
  */
-export function wrapInShell(plan: WrapPlan, ctx: InShellContext): string | { leave: string } {
+export function wrapInShell(
+  plan: WrapPlan,
+  ctx: InShellContext,
+  opts: { allocate: boolean } = { allocate: true },
+): string | { leave: string } {
   const shellPath = ctx.shell === 'zsh' ? 'zsh' : 'bash';
   const allocated = planResult(ctx.runDir, plan.name);
-  const finish = `command ${ctx.self} _finish --run-dir ${shellQuote(ctx.runDir)} ${allocated.id}`;
-  const text = inShellText(plan.command, {
+  const finish = `${ctx.self.command} _finish --run-dir ${shellQuote(ctx.runDir)} ${allocated.id}`;
+  const options = {
     finish,
+    needs: ctx.self.needs,
     output: allocated.output,
     ...(plan.view ? { view: plan.view } : {}),
-  });
+  };
+  // Gemini CLI 0.61 refuses a command holding `$(...)` or `>(...)` ("Command injection
+  // detected", seen in npm run test:agents): it gets the text without them, as zsh does.
+  const plain = shellPath === 'zsh' || ctx.noSubstitution === true;
+  const text = plain
+    ? inShellTextZsh(plan.command, options, ctx.noSubstitution !== true)
+    : inShellText(plan.command, options);
   const check = spawnSync(shellPath, ['-n', '-c', text], { stdio: 'ignore', timeout: 2000 });
   if (check.error || check.status !== 0)
     return { leave: `${shellPath} -n does not accept the wrapped command` };
-  allocateResult({
-    runDir: ctx.runDir,
-    id: allocated.id,
-    command: [shellPath, '-c', plan.command],
-    cwd: ctx.cwd,
-    pid: ctx.pid,
-  });
+  // `--explain` only says what it would do: it makes no result.
+  if (opts.allocate)
+    allocateResult({
+      runDir: ctx.runDir,
+      id: allocated.id,
+      command: [shellPath, '-c', plan.command],
+      cwd: ctx.cwd,
+      pid: ctx.pid,
+    });
   return text;
+}
+
+/**
+ * How the agent's shell runs this ctxwrap, by absolute paths resolved now (a login profile may
+ * reset PATH, issue 22 #3): this node and the real path of ctxwrap's script. The wrapper checks
+ * both still exist and runs the command unwrapped if not.
+ */
+export function absoluteSelf(scriptPath: string): { command: string; needs: string[] } {
+  const script = realpathSync(scriptPath);
+  return {
+    command: `${shellQuote(process.execPath)} ${shellQuote(script)}`,
+    needs: [process.execPath, script],
+  };
 }
 
 const NO_RULES = { allow: [], ask: [], deny: [] };
@@ -163,6 +209,8 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
     if (raw.hook_event_name !== 'BeforeTool' || raw.tool_name !== 'run_shell_command')
       return leave('not a run_shell_command BeforeTool call');
     command = toolInput.command;
+    // A background call runs detached by Gemini; the wrapper would make it wait (issue 22 #2).
+    if (toolInput.is_background === true) return leave('runs in the background (is_background)');
     if (cwd !== undefined && typeof toolInput.dir_path === 'string') cwd = resolve(cwd, toolInput.dir_path);
   } else {
     command = raw.command;
@@ -171,15 +219,26 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
   if (typeof raw.session_id !== 'string' || !SESSION_ID_PATTERN.test(raw.session_id))
     return leave('no valid session id');
   if (cwd === undefined || !isAbsolute(cwd)) return leave('no absolute cwd in the input');
-  const decision = decideCommand(command, NO_RULES, true);
+  const decision = decideCommand(command, NO_RULES);
   if ('leave' in decision) return leave(decision.leave);
-  const text = wrapInShell(decision.wrap, {
-    runDir: sessionRunDir(opts.env, raw.session_id),
-    cwd,
-    shell: 'bash',
-    self: selfCommand(opts.scriptPath, opts.env),
-    pid: opts.parentPid,
-  });
+  // Gemini's EXIT trap records background pids; the wrapper sets no trap of its own there, so a
+  // command that may end the shell early would lose its summary: left alone.
+  if (agent === 'gemini' && mayExitEarly(command))
+    return leave(
+      'may end the shell early (exit, set -e, a sourced script), and Gemini keeps its own EXIT trap',
+    );
+  const text = wrapInShell(
+    decision.wrap,
+    {
+      runDir: sessionRunDir(opts.env, raw.session_id),
+      cwd,
+      shell: 'bash',
+      self: absoluteSelf(opts.scriptPath),
+      pid: opts.parentPid,
+      noSubstitution: agent === 'gemini',
+    },
+    { allocate: !opts.explain },
+  );
   if (typeof text !== 'string') return leave(text.leave);
   if (opts.explain) {
     opts.print(`wrap:\n${text}\n`);
@@ -195,10 +254,17 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
         updatedInput: { ...toolInput, command: text },
       },
     };
-  else if (agent === 'gemini') answer = { hookSpecificOutput: { tool_input: { command: text } } };
+  // Gemini replaces the call's arguments with tool_input: echo them all, only the command changed.
+  else if (agent === 'gemini')
+    answer = { hookSpecificOutput: { tool_input: { ...toolInput, command: text } } };
   else answer = { command: text };
   opts.print(`${JSON.stringify(answer)}\n`);
   return 0;
+}
+
+/** True when a command may end the shell before the wrapper's last line: `exit`, `set -e`, sourcing. */
+export function mayExitEarly(command: string): boolean {
+  return /(^|[\s;&|({])(exit|return|source|\.|exec)(\s|;|$)|\bset\s+-\w*e|errexit/.test(command);
 }
 
 function explainOr(opts: HookOptions, why: string): number {

@@ -72,6 +72,8 @@ export function initAgent(opts: InitOptions): number {
   opts.print(
     `${memoryFile}: ${editText(memoryFile, (t) => withBlock(t, PROMPT_MARKDOWN), 'wrote the ctxwrap instructions', 'instructions up to date')}\n`,
   );
+  if (did !== 'hooks already installed' && did !== 'plugin up to date')
+    opts.print(`tested with: ${door.tested}\nstill to do: ${door.remains}\n`);
   return 0;
 }
 

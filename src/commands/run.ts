@@ -1,12 +1,22 @@
 /**
  * `ctxwrap run`: run a command (or read stdin), store every byte, print the summary.
  */
+
+import { closeSync } from 'node:fs';
+import { startDrainer } from '../capture/drainer.js';
 import { type Ending, finishResult, startSummary } from '../capture/finish-result.js';
-import { FileFollower } from '../capture/follow-file.js';
-import { type CaptureResult, capture, type StdinRelay, signalNumber } from '../capture/spawn.js';
+import { makeOutputPipe, makeSpare, type OutputPipe } from '../capture/output-pipe.js';
+import { readStdin } from '../capture/read-stdin.js';
+import {
+  type CaptureOutput,
+  type CaptureResult,
+  capture,
+  type StdinRelay,
+  signalNumber,
+} from '../capture/spawn.js';
 import { formatDuration } from '../format.js';
 import { newId } from '../store/ids.js';
-import { OutputFile, ResultFile, whyNotDirect } from '../store/output-file.js';
+import { OutputFile, type StoreLimits } from '../store/output-file.js';
 import { maybePrune } from '../store/prune.js';
 import { type ResultMeta, resultPaths, writeMeta } from '../store/results.js';
 import { ensureRunDir, type RunDir, reason } from '../store/run-dir.js';
@@ -27,14 +37,19 @@ export interface RunOptions {
   timeoutMs?: number;
   killGraceMs: number;
   drainMs: number;
+  /** The cap on stored bytes and the free-space floor (--max-output, --min-free). */
+  limits: StoreLimits;
   /** Also stream every byte, as it arrives, to this sink (`--tee`). */
   tee?: (chunk: Buffer) => void;
-  /** Called with progress while the command runs (for a terminal's status line). */
-  onProgress?: (bytes: number, lines: number) => void;
+  /**
+   * Called with progress while the command runs (for a terminal's status line): bytes, lines,
+   * and the last line while it has no newline yet (a prompt such as `Name? `), at most 200 bytes.
+   */
+  onProgress?: (bytes: number, lines: number, partial: Buffer) => void;
   /** Where the summary goes; signals are held until the promise it may return settles. */
   print: (text: string) => void | Promise<void>;
-  /** Where the command's output goes when nothing can be stored (fail open). */
-  passthrough: (chunk: Buffer, stream: 'stdout' | 'stderr') => void;
+  /** Where `ctxwrap -` passes its input when nothing can be stored (fail open). */
+  passthrough: (chunk: Buffer) => void;
   /** Where ctxwrap's own warnings go (one line each). */
   warn: (text: string) => void;
   /**
@@ -43,7 +58,7 @@ export interface RunOptions {
    */
   childStdin?: 'inherit' | 'ignore' | StdinRelay;
   /** Reads stdin, for source `stdin`. */
-  stdin?: AsyncIterable<Buffer>;
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** Runs a command under capture and returns ctxwrap's exit status. */
@@ -68,13 +83,13 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   }
   const id = newId(opts.name ?? commandName(opts));
   const paths = resultPaths(dir, id);
-  // The command writes the result file itself, unless that would hurt it (a file size limit, a
-  // nearly full disk) or there is no command (`ctxwrap -`): then ctxwrap stores its pipes.
-  const direct = opts.source !== 'stdin' && whyNotDirect(dir.results) === undefined;
-  let sink: ResultFile | OutputFile;
+  // The command's one pipe is made while the record is written (see output-pipe.ts).
+  const pipeMade = opts.source === 'stdin' ? undefined : makeOutputPipe(dir.results);
+  let sink: OutputFile;
   try {
-    sink = direct ? new ResultFile(paths.output) : new OutputFile(paths.output);
+    sink = new OutputFile(paths.output, opts.limits);
   } catch (error) {
+    closePipe(await pipeMade);
     return runUnstored(opts, `cannot write to ${dir.results}: ${reason(error)}`, latch);
   }
   const meta: ResultMeta = {
@@ -97,33 +112,40 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
 
   const summary = startSummary(dir, meta, opts.budget);
   let seen = 0;
-  const see = (chunk: Buffer) => {
+  let partial: Buffer = Buffer.alloc(0);
+  const onChunk = (chunk: Buffer) => {
+    sink.write(chunk);
     summary.collector.push(chunk);
     seen += chunk.length;
-    // The chunk is the follower's buffer, read into again next: the tee gets its own copy.
+    // The chunk is the reader's buffer, read into again next: the tee gets its own copy.
     opts.tee?.(Buffer.from(chunk));
-    opts.onProgress?.(seen, summary.collector.lineCount);
+    if (opts.onProgress) {
+      partial = lastPartialLine(partial, chunk);
+      opts.onProgress(seen, summary.collector.lineCount, partial);
+    }
   };
 
   let result: CaptureResult;
-  let follower: FileFollower | undefined;
-  let piped: { bytes: number; stored: number; error?: string } | undefined;
-  if (sink instanceof ResultFile) {
-    follower = new FileFollower(sink.readFd, see);
-    follower.start();
-    try {
-      result = await runChild(opts, sink, latch);
-    } finally {
-      follower.stop();
-    }
-  } else {
-    const file = sink;
-    const onChunk = (chunk: Buffer) => {
-      file.write(chunk);
-      see(chunk);
-    };
-    result =
-      opts.source === 'stdin' ? await readStdin(opts, onChunk, latch) : await runChild(opts, onChunk, latch);
+  if (opts.source === 'stdin') result = await readStdin(opts, onChunk, latch);
+  else {
+    const pipe = await pipeMade;
+    const output: CaptureOutput = pipe
+      ? {
+          pipe,
+          onChunk,
+          handOver: (fd) => {
+            const room = sink.error === undefined ? opts.limits.maxBytes - sink.stored : 0;
+            const failed = startDrainer(fd, sink.path, room);
+            if (failed !== undefined)
+              storeErrors.push(`the background output could not be followed: ${failed}`);
+          },
+        }
+      : // No FIFO could be made: two socket pairs, whose order between them is arrival order.
+        (chunk) => onChunk(chunk);
+    const running = runChild(opts, output, latch, pipe);
+    // The command has started (capture spawns at once): the next run's pipe is made meanwhile.
+    if (pipe && !latch.first) makeSpare(dir.results);
+    result = await running;
   }
 
   // The run directory (or the file) was removed while the command ran: make it again and keep
@@ -133,17 +155,18 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   if (sink.isRemoved()) {
     try {
       dir = ensureRunDir(opts.runDir);
-      if (sink instanceof ResultFile) sink.copyTo(paths.output);
-      else sink.moveTo(paths.output);
+      sink.moveTo(paths.output);
       recovered = true;
     } catch (error) {
       lost = reason(error);
     }
   }
-  if (sink instanceof OutputFile) {
-    sink.close();
-    piped = { bytes: seen, stored: sink.stored, ...(sink.error !== undefined ? { error: sink.error } : {}) };
-  }
+  sink.close();
+  const piped = {
+    bytes: seen,
+    stored: sink.stored,
+    ...(sink.error !== undefined ? { error: sink.error } : {}),
+  };
 
   const ending = describeEnding(result, opts);
   const finished = finishResult({
@@ -160,11 +183,9 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
       redact: opts.redact,
     },
     summary,
-    ...(follower ? { follower } : {}),
-    ...(piped ? { piped } : {}),
+    piped,
     storeErrors,
   });
-  if (sink instanceof ResultFile) sink.close();
   await opts.print(finished.text);
   try {
     maybePrune(dir);
@@ -183,13 +204,15 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   return ending.exitCode;
 }
 
-/** Runs the child (its output to the result file, or to `onChunk`), unless a signal came before it could start. */
+/** Runs the child, unless a signal came before it could start. */
 async function runChild(
   opts: RunOptions,
-  output: ResultFile | ((chunk: Buffer, stream: 'stdout' | 'stderr') => void),
+  output: CaptureOutput,
   latch: SignalLatch,
+  pipe?: OutputPipe,
 ): Promise<CaptureResult> {
-  if (latch.first)
+  if (latch.first) {
+    closePipe(pipe);
     return {
       code: null,
       signal: null,
@@ -198,7 +221,8 @@ async function runChild(
       durationMs: 0,
       interrupted: latch.first,
     };
-  const running = capture({
+  }
+  return capture({
     file: opts.command[0] as string,
     args: opts.command.slice(1),
     cwd: opts.cwd,
@@ -206,54 +230,18 @@ async function runChild(
     stdin: opts.childStdin ?? 'inherit',
     killGraceMs: opts.killGraceMs,
     drainMs: opts.drainMs,
-    output: output instanceof ResultFile ? output.writeFd : output,
+    output,
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
   });
-  // The command has its descriptor now (capture spawns at once): ctxwrap keeps none open for writing.
-  if (output instanceof ResultFile) output.closeWriter();
-  return running;
 }
 
-/** Reads ctxwrap's own stdin (`ctxwrap -`) until it ends, a signal comes, or the timeout. */
-async function readStdin(
-  opts: RunOptions,
-  onChunk: (chunk: Buffer) => void,
-  latch: SignalLatch,
-): Promise<CaptureResult> {
-  const started = process.hrtime.bigint();
-  const source: AsyncIterable<Buffer> = opts.stdin ?? (async function* () {})();
-  const iterator = source[Symbol.asyncIterator]();
-  let stop: (why: 'signal' | 'timeout') => void = () => {};
-  const stopped = new Promise<'signal' | 'timeout'>((resolve) => {
-    stop = resolve;
-  });
-  const unlisten = latch.listen(() => stop('signal'));
-  const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), opts.timeoutMs);
-  let why: 'signal' | 'timeout' | undefined = latch.first ? 'signal' : undefined;
-  try {
-    while (why === undefined) {
-      const next = await Promise.race([iterator.next(), stopped]);
-      if (next === 'signal' || next === 'timeout') why = next;
-      else if (next.done) break;
-      else onChunk(next.value);
-    }
-  } finally {
-    unlisten();
-    clearTimeout(timer);
-    if (why !== undefined) void iterator.return?.();
-  }
-  const result: CaptureResult = {
-    code: 0,
-    signal: null,
-    timedOut: why === 'timeout',
-    pipesLeftOpen: false,
-    durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-  };
-  if (why === 'signal' && latch.first) result.interrupted = latch.first;
-  return result;
+function closePipe(pipe: OutputPipe | undefined): void {
+  if (!pipe) return;
+  closeSync(pipe.readFd);
+  closeSync(pipe.writeFd);
 }
 
-interface SignalLatch {
+export interface SignalLatch {
   /** The first signal that reached ctxwrap, if any. */
   readonly first: NodeJS.Signals | undefined;
   /** Calls `fn` on each signal from now on; returns the function that stops it. */
@@ -283,7 +271,8 @@ function latchSignals(): SignalLatch {
   };
 }
 
-const HELD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** SIGQUIT too: it never kills ctxwrap (see capture, which passes it on to the command). */
+const HELD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 /** Turns how the child ended into ctxwrap's exit status, as a shell would report it. */
 export function describeEnding(
@@ -323,47 +312,42 @@ export function describeEnding(
       status: `could not start ${name}: ${code ?? result.spawnError.message}`,
     };
   }
-  const leftOpen = result.pipesLeftOpen
-    ? 'the command exited but a background process kept its output open; output may have continued'
-    : undefined;
-  const withOpen = (e: Ending): Ending =>
-    leftOpen
-      ? {
-          ...e,
-          cutShort: e.cutShort ?? leftOpen,
-          status: e.status
-            ? `${e.status}; output may have continued`
-            : 'output may have continued after exit',
-        }
-      : e;
   if (result.timedOut) {
     const after = formatDuration(opts.timeoutMs ?? 0);
-    return withOpen({
+    return {
       exitCode: 124,
       reason: 'timeout',
       status: `timed out after ${after}`,
       cutShort: `timed out after ${after}`,
-    });
+    };
   }
   if (result.interrupted) {
     const code = result.signal
       ? 128 + signalNumber(result.signal)
       : (result.code ?? 128 + signalNumber(result.interrupted));
-    return withOpen({
+    return {
       exitCode: code,
       reason: 'interrupted',
       status: `interrupted by ${result.interrupted}`,
       cutShort: `interrupted by ${result.interrupted}`,
-    });
+    };
   }
   if (result.signal) {
-    return withOpen({
+    return {
       exitCode: 128 + signalNumber(result.signal),
       reason: 'signal',
       status: `killed by ${result.signal}`,
-    });
+    };
   }
-  return withOpen({ exitCode: result.code ?? 1, reason: 'exit' });
+  return { exitCode: result.code ?? 1, reason: 'exit' };
+}
+
+/** The output's last line so far while it has no newline (its last 200 bytes), after `chunk`. */
+function lastPartialLine(before: Buffer, chunk: Buffer): Buffer {
+  const nl = chunk.lastIndexOf(10);
+  const tail = chunk.subarray(nl + 1, chunk.length).subarray(-200);
+  if (nl >= 0) return Buffer.from(tail);
+  return Buffer.concat([before, tail]).subarray(-200);
 }
 
 function commandName(opts: RunOptions): string {
@@ -383,8 +367,8 @@ async function runUnstored(opts: RunOptions, why: string, latch: SignalLatch): P
   opts.warn(`not storing output (${why}); running the command as is`);
   const result =
     opts.source === 'stdin'
-      ? await readStdin(opts, (chunk) => opts.passthrough(chunk, 'stdout'), latch)
-      : await runChild(opts, opts.passthrough, latch);
+      ? await readStdin(opts, opts.passthrough, latch)
+      : await runChild(opts, 'inherit', latch);
   const ending = describeEnding(result, opts);
   if (ending.status) opts.warn(ending.status);
   return ending.exitCode;

@@ -5,13 +5,14 @@
 import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
 import { resolveTtl } from '../env.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
+import { formatBytes } from '../format.js';
 import { commandOf, renderHits, renderJson } from '../search/format.js';
 import { type EarlyScan, search, startScan } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
 import { shieldFor } from '../shield.js';
 import { ID_PATTERN, validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
-import { isExpired, listEntries, listEntriesYielding } from '../store/registry.js';
+import { type Entry, isExpired, listEntries, listEntriesYielding } from '../store/registry.js';
 import { type ResultFile, resultFiles } from '../store/result-files.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
@@ -86,6 +87,32 @@ export async function idsMatching(dir: RunDir, glob: string): Promise<Set<string
   return new Set(names.map((n) => n.slice(0, -4)).filter((n) => ID_PATTERN.test(n)));
 }
 
+/**
+ * One line naming the results searched whose stored output is not whole (cut by a cap, a floor
+ * or a full disk; ctxwrap stopped before the command ended): a word that is not found may be in
+ * the part that was not stored.
+ */
+function partialNote(scope: Entry[]): string {
+  const partial = scope.flatMap(({ meta, state }) => {
+    if (state === 'incomplete')
+      return [`${meta.id} is incomplete (ctxwrap stopped before the command ended)`];
+    if (
+      state === 'complete' &&
+      meta.storedBytes !== undefined &&
+      meta.bytes !== undefined &&
+      meta.storedBytes < meta.bytes
+    )
+      return [
+        `${meta.id} is cut short (only ${formatBytes(meta.storedBytes)} of the ${formatBytes(meta.bytes)} output is stored)`,
+      ];
+    return [];
+  });
+  if (partial.length === 0) return '';
+  const shown = partial.slice(0, 3).join('; ');
+  const more = partial.length > 3 ? `; and ${partial.length - 3} more` : '';
+  return `[ctxwrap search: ${shown}${more}: what was not stored is not searched]\n`;
+}
+
 export async function searchResults(opts: SearchCommandOptions): Promise<number> {
   const terms = queryTerms(opts.query);
   if (terms.length === 0) {
@@ -141,7 +168,7 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
     limit,
   });
   const rendered = renderHits(opts.query, outcome, maxChars);
-  const text = opts.json ? renderJson(opts.query, outcome, rendered) : rendered.text;
+  const text = opts.json ? renderJson(opts.query, outcome, rendered) : rendered.text + partialNote(scope);
   opts.print(text);
   record(dir, { kind: 'search', ...(id !== undefined ? { id } : {}), bytes: Buffer.byteLength(text) });
   return rendered.shown.length > 0 ? 0 : EXIT_FAILURE;

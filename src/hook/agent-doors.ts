@@ -29,6 +29,10 @@ export interface AgentDoor {
   memoryFile: (w: Where) => string;
   /** How the hooks sit in the settings file; undefined for a plugin file. */
   layout?: HookLayout;
+  /** The agent versions this door was written for, and how far it was tested (printed by init). */
+  tested: string;
+  /** What the user still has to do after init (printed by init). */
+  remains: string;
 }
 
 const claudeDir = (w: Where) => w.env.CLAUDE_CONFIG_DIR || join(w.home, '.claude');
@@ -41,17 +45,26 @@ export const AGENT_DOORS: Record<string, AgentDoor> = {
       w.global ? join(claudeDir(w), 'settings.json') : join(w.cwd, '.claude', 'settings.json'),
     memoryFile: (w) => (w.global ? join(claudeDir(w), 'CLAUDE.md') : join(w.cwd, 'CLAUDE.md')),
     layout: CLAUDE_LAYOUT,
+    tested: 'Claude Code 2.1.332, driven through its own tool loop (npm run test:agents)',
+    remains:
+      'restart Claude Code (it reads hooks when a session starts); commands it runs without asking (read-only ones, acceptEdits edits, a sandbox) stay unwrapped so that it still does',
   },
   codex: {
     hookFile: (w) => (w.global ? join(codexDir(w), 'hooks.json') : join(w.cwd, '.codex', 'hooks.json')),
     memoryFile: (w) => (w.global ? join(codexDir(w), 'AGENTS.md') : join(w.cwd, 'AGENTS.md')),
     layout: { events: [{ event: 'PreToolUse', matcher: 'Bash' }], timeout: 10 },
+    tested: 'Codex CLI 0.169.0, driven through codex exec with approvals and sandbox bypassed (npm run test:agents); hooks since 0.153',
+    remains:
+      'trust this project and approve the hook when Codex asks (codex exec skips an untrusted hook without a word); Codex applies a rewrite only with its approval, so commands are wrapped only in bypassPermissions',
   },
   gemini: {
     hookFile: (w) =>
       w.global ? join(w.home, '.gemini', 'settings.json') : join(w.cwd, '.gemini', 'settings.json'),
     memoryFile: (w) => (w.global ? join(w.home, '.gemini', 'GEMINI.md') : join(w.cwd, 'GEMINI.md')),
     layout: { events: [{ event: 'BeforeTool', matcher: 'run_shell_command' }], timeout: 10_000 },
+    tested: 'Gemini CLI 0.61.0, driven through its own tool loop with --yolo (npm run test:agents)',
+    remains:
+      'restart Gemini CLI and accept its warning about project hooks; an allow-list in tools.allowed sees the wrapped text',
   },
   opencode: {
     hookFile: (w) =>
@@ -59,5 +72,7 @@ export const AGENT_DOORS: Record<string, AgentDoor> = {
         ? join(configDir(w), 'opencode', 'plugins', 'ctxwrap.js')
         : join(w.cwd, '.opencode', 'plugins', 'ctxwrap.js'),
     memoryFile: (w) => (w.global ? join(configDir(w), 'opencode', 'AGENTS.md') : join(w.cwd, 'AGENTS.md')),
+    tested: 'opencode 1.18.33, plugin API V1, by loading the plugin (not yet inside the real agent)',
+    remains: 'restart opencode; a permission.bash allow-list sees the wrapped text',
   },
 };

@@ -12,6 +12,7 @@
  * allow-rules.ts), and leaves the command alone on any doubt. It never widens a permission.
  */
 import { allowedByRules } from './allow-rules.js';
+import { mightAutoAllow } from './claude-auto-allow.js';
 import { findView, type ViewSplit } from './in-shell.js';
 import { INTERACTIVE, SERVERS, SHELL_STATE, WRAPPERS } from './leave-alone.js';
 import { type BashRules, ruleMightMatch } from './permission-rules.js';
@@ -75,11 +76,19 @@ export function decide(input: PreToolUseInput, ctx: WrapContext): Decision {
   if (typeof input.session_id !== 'string' || !SESSION_ID_PATTERN.test(input.session_id))
     return { leave: 'no valid session id' };
   if (ctx.rules === undefined) return { leave: 'the permission rules are unknown' };
-  return decideCommand(command, ctx.rules, input.permission_mode === 'bypassPermissions');
+  // Sandboxed, Claude Code allows what runs inside its sandbox, where the run directory cannot be
+  // written: the wrapper would lose the approval and store nothing.
+  if (ctx.rules.sandboxed) return { leave: "Claude Code's sandbox is enabled" };
+  return decideCommand(command, ctx.rules, String(input.permission_mode ?? 'default'));
 }
 
-/** The decision for one command text, given the user's rules (shared by every agent's hook). */
-export function decideCommand(command: string, rules: BashRules, bypass = false): Decision {
+/**
+ * The decision for one command text, given the user's rules (shared by every agent's hook).
+ * `mode` is Claude Code's permission mode; undefined for the other agents (their rules are
+ * handled by their hooks).
+ */
+export function decideCommand(command: string, rules: BashRules, mode?: string): Decision {
+  const bypass = mode === undefined || mode === 'bypassPermissions';
   let parsed: ParsedLine;
   try {
     parsed = parseShell(command);
@@ -94,6 +103,13 @@ export function decideCommand(command: string, rules: BashRules, bypass = false)
     const why = leaveReason(cmd);
     if (why) return { leave: why };
   }
+  // A sourced script may set its own EXIT trap, which would replace the wrapper's before an exit.
+  const names = all.map((c) => commandWords(c)[0]?.text);
+  if (
+    names.some((n) => n === 'source' || n === '.') &&
+    (names.includes('exit') || /\bset\s+-\w*e|errexit/.test(command))
+  )
+    return { leave: 'sources a script, then may exit: its EXIT trap would replace the wrapper' };
   const texts = [
     command,
     ...parsed.heredocs,
@@ -113,6 +129,8 @@ export function decideCommand(command: string, rules: BashRules, bypass = false)
       if (rule) return { leave: `the allow rule ${rule} may match part of it, not every part` };
     }
   }
+  if (!allow && !bypass && mightAutoAllow(all, mode))
+    return { leave: 'Claude Code may run it without asking (read-only, or an edit in acceptEdits)' };
   const first = all.map((c) => commandWords(c)[0]).find((w) => w !== undefined);
   const view = findView(command, parsed);
   return { wrap: { command, name: first ? base(first.text) : 'sh', allow, ...(view ? { view } : {}) } };
@@ -131,6 +149,17 @@ function leaveReason(cmd: SimpleCommand): string | undefined {
   if (first === undefined) return undefined;
   if (first.dynamic) return 'its command name is only known at run time';
   if (SHELL_STATE.has(first.text)) return `${first.text} would not behave as written inside the wrapper`;
+  const second = texts[1];
+  if (
+    (first.text === 'command' || first.text === 'builtin') &&
+    second !== undefined &&
+    SHELL_STATE.has(second)
+  )
+    return `${second} would not behave as written inside the wrapper`;
+  if (first.text === 'eval' && texts.slice(1).some((w) => /(^|[^\w-])(exec|trap)([^\w-]|$)/.test(w)))
+    return 'eval of exec or trap would not behave as written inside the wrapper';
+  const editor = opensEditor(texts.map(base));
+  if (editor) return `${editor} opens an editor`;
   if (texts.some((w) => /^--watch(All)?(=|$)/.test(w))) return 'runs in watch mode';
   let start = 0;
   while (start < texts.length - 1 && WRAPPERS.has(base(texts[start] as string))) start++;
@@ -138,6 +167,38 @@ function leaveReason(cmd: SimpleCommand): string | undefined {
   for (const w of texts) if (INTERACTIVE.has(base(w))) return `${base(w)} needs a terminal`;
   if (followsForever(run)) return 'follows its output forever';
   if (SERVERS.some((s) => startsWith(run, s))) return 'starts a dev server';
+  return undefined;
+}
+
+/** Commands that open an editor or an interactive prompt unless told otherwise (issue 22 #7). */
+function opensEditor(words: string[]): string | undefined {
+  const at = (name: string) => words.indexOf(name);
+  const git = at('git');
+  if (git !== -1) {
+    const args = words.slice(git + 1);
+    const sub = args.find((w) => !w.startsWith('-'));
+    if (sub === 'commit' || sub === 'merge' || sub === 'tag') {
+      const told = args.some(
+        (w) =>
+          /^--(message|file|reuse-message|no-edit|fixup)(=|$)/.test(w) ||
+          /^-[a-zA-Z]*[mFC]/.test(w) ||
+          (sub !== 'commit' && w === '--no-edit'),
+      );
+      // `git merge` and `git tag` open an editor only with -e / -a without -m.
+      const asks =
+        sub === 'commit' || args.some((w) => w === '-e' || w === '--edit' || /^-[a-zA-Z]*a$/.test(w));
+      if (asks && !told) return `git ${sub} without -m`;
+    }
+    if (sub === 'rebase' && args.some((w) => w === '-i' || w === '--interactive' || /^-[a-zA-Z]*i/.test(w)))
+      return 'git rebase -i';
+    if (
+      (sub === 'add' || sub === 'checkout' || sub === 'reset' || sub === 'restore' || sub === 'stash') &&
+      args.some((w) => w === '-p' || w === '--patch' || w === '-i' || w === '--interactive')
+    )
+      return `git ${sub} --patch`;
+  }
+  if (at('crontab') !== -1 && words.includes('-e')) return 'crontab -e';
+  if ((at('kubectl') !== -1 || at('oc') !== -1) && words.includes('edit')) return 'kubectl edit';
   return undefined;
 }
 

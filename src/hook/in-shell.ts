@@ -61,22 +61,76 @@ export function findView(command: string, parsed: ParsedLine): ViewSplit | undef
 }
 
 export interface InShellOptions {
-  /** The finish command without its status argument: `<ctxwrap> finish --run-dir <dir> <id>`, quoted. */
+  /**
+   * The finish command without its status argument: `<node> <ctxwrap.js> _finish --run-dir <dir> <id>`,
+   * quoted, naming ctxwrap by absolute paths.
+   */
   finish: string;
+  /** Files that must exist when the command runs (node and ctxwrap's script), else it runs unwrapped. */
+  needs: string[];
   /** The result file. */
   output: string;
   view?: ViewSplit;
 }
 
-/** The text the agent's shell runs instead of `original`. */
+/**
+ * The text the agent's shell (bash) runs instead of `original`:
+ *
+ *     <setup>; { <original>
+ *     } >&"$__ctxwrap_fd" 2>&"$__ctxwrap_fd2"
+ *     __ctxwrap_status=$?; <end>
+ *
+ * The setup checks that ctxwrap is still there and the result file can be made (mode 0600);
+ * if so it opens a pipe to `cat >> <file>` (a process substitution) and points the group at it,
+ * else the group keeps the agent's stdout and stderr and the original runs unwrapped. The
+ * command never writes into the file itself: `> /dev/stderr` reopens a pipe, order is exact.
+ * An EXIT trap (for `exit N` inside the group) chains to the trap that was there before and is
+ * put back afterwards; a trap the command set itself is kept.
+ */
 export function inShellText(original: string, opts: InShellOptions): string {
+  const finish = opts.view ? `${opts.finish} --view ${shellQuote(opts.view.filter)}` : opts.finish;
+  const finishWith = (status: string) => `${finish} --reader "$__ctxwrap_pid" "${status}"`;
+  const checks = [...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`), '(umask 077; : >>"$__ctxwrap_out")'];
+  const open = opts.view
+    ? '__ctxwrap_pid=0'
+    : 'exec {__ctxwrap_fd}> >(exec cat >>"$__ctxwrap_out"); __ctxwrap_pid=$!; __ctxwrap_fd2=$__ctxwrap_fd';
+  const onExit =
+    '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se; ' +
+    (opts.view ? '' : 'exec {__ctxwrap_fd}>&-; ') +
+    `${finishWith('$__ctxwrap_s')}; eval "$__ctxwrap_prevcmd"`;
+  const setup = [
+    `__ctxwrap_out=${shellQuote(opts.output)}; __ctxwrap_fd=1; __ctxwrap_fd2=2; __ctxwrap_pid=`,
+    // The trap that was set before: `trap -- 'cmd' EXIT`, its command unquoted by eval.
+    `__ctxwrap_prev=$(trap -p EXIT); __ctxwrap_prevcmd=; [ -n "$__ctxwrap_prev" ] && eval "__ctxwrap_prevcmd=\${__ctxwrap_prev#trap -- }" && __ctxwrap_prevcmd=\${__ctxwrap_prevcmd% EXIT}`,
+    `if { ${checks.join(' && ')}; } 2>/dev/null; then exec {__ctxwrap_so}>&1 {__ctxwrap_se}>&2; ${open}; trap ${shellQuote(onExit)} EXIT; __ctxwrap_mine=$(trap -p EXIT); fi`,
+  ].join('; ');
+  const body = opts.view
+    ? `{ ${opts.view.prefix}\n} ${opts.view.op} if [ -n "$__ctxwrap_pid" ]; then command tee "$__ctxwrap_out"; else command cat; fi | ${opts.view.filter}`
+    : `{ ${original}\n} >&"$__ctxwrap_fd" 2>&"$__ctxwrap_fd2"`;
+  const end = [
+    '__ctxwrap_status=$?',
+    'if [ -z "$__ctxwrap_pid" ]; then (exit $__ctxwrap_status); else ' +
+      (opts.view ? '' : 'exec {__ctxwrap_fd}>&-; ') +
+      // Put back the trap from before, unless the command set one of its own.
+      'if [ "$(trap -p EXIT)" = "$__ctxwrap_mine" ]; then if [ -n "$__ctxwrap_prev" ]; then eval "$__ctxwrap_prev"; else trap - EXIT; fi; fi; ' +
+      `${finishWith('$__ctxwrap_status')}; fi`,
+  ].join('; ');
+  return `${setup}; ${body}\n${end}`;
+}
+/**
+ * The text for zsh (no `trap -p`) and Gemini CLI (no `$(...)` or `>(...)`): the result file is
+ * the group's stdout, as before issue 20 #2. Without `trap` (Gemini: its own EXIT trap must stay;
+ * the hook leaves alone commands that may exit), an `exit` inside would skip the summary.
+ */
+export function inShellTextZsh(original: string, opts: InShellOptions, withTrap = true): string {
   const finish = opts.view ? `${opts.finish} --view ${shellQuote(opts.view.filter)}` : opts.finish;
   // Fail open: where the file cannot be written (a sandbox, a full disk), the output goes to the
   // agent as it would have, rather than the command not running at all.
-  const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { : >>"$__ctxwrap_out"; } 2>/dev/null || __ctxwrap_out=${opts.view ? '/dev/null' : '/dev/stdout'}`;
+  const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { (umask 077; : >>"$__ctxwrap_out"); } 2>/dev/null || __ctxwrap_out=${opts.view ? '/dev/null' : '/dev/stdout'}`;
   const body = opts.view
     ? `{ ${opts.view.prefix}\n} ${opts.view.op} command tee "$__ctxwrap_out" | ${opts.view.filter}`
     : `{ ${original}\n} >"$__ctxwrap_out" 2>&1`;
+  if (!withTrap) return `${pick}; ${body}\n__ctxwrap_status=$?; ${finish} "$__ctxwrap_status"`;
   return [
     `${pick}; trap ${shellQuote(`${finish} "$?"`)} EXIT; ${body}`,
     `__ctxwrap_status=$?; trap - EXIT; ${finish} "$__ctxwrap_status"`,

@@ -8,7 +8,8 @@
 export const INTERACTIVE = new Set([
   'vi', 'vim', 'nvim', 'view', 'vimdiff', 'nano', 'pico', 'emacs', 'emacsclient', 'micro', 'joe', 'hx', 'helix', 'kak', 'ne',
   'less', 'more', 'most', 'man', 'pager', 'top', 'htop', 'btop', 'atop', 'iotop', 'watch', 'ssh', 'mosh', 'telnet', 'ftp',
-  'sftp', 'screen', 'tmux', 'zellij', 'fzf', 'tig', 'lazygit', 'mc', 'ranger', 'nnn', 'ipython',
+  'sftp', 'screen', 'tmux', 'zellij', 'fzf', 'tig', 'lazygit', 'mc', 'ranger', 'nnn', 'ipython', 'visudo', 'vipw',
+  'vigr', 'sudoedit', 'edit', 'sensible-editor', 'editor', 'mutt', 'git-mergetool',
 ]);
 
 /** Dev servers, as the words a command starts with (`-` = no more words, or an option next). */

@@ -12,6 +12,8 @@ export interface BashRules {
   allow: string[];
   ask: string[];
   deny: string[];
+  /** A settings file enables Claude Code's sandbox (`sandbox.enabled`). */
+  sandboxed?: boolean;
 }
 
 /** The settings files Claude Code reads, most specific last; missing files are skipped. */
@@ -57,6 +59,8 @@ export function loadBashRules(
     } catch {
       return undefined;
     }
+    if ((settings as { sandbox?: { enabled?: unknown } } | null)?.sandbox?.enabled === true)
+      rules.sandboxed = true;
     const permissions = (settings as { permissions?: Record<string, unknown> } | null)?.permissions;
     if (permissions === undefined) continue;
     if (typeof permissions !== 'object' || permissions === null) return undefined;
@@ -109,20 +113,70 @@ export function ancestorsAddRules(
   proc = '/proc',
   read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
 ): boolean {
+  return ancestorArgv(pid, proc, read).some((args) =>
+    args.some((a) => RULE_FLAGS.some((f) => a === f || a.startsWith(`${f}=`))),
+  );
+}
+
+/** The command lines of the hook's ancestors, up to a few levels (empty where there is no /proc). */
+function ancestorArgv(pid: number, proc: string, read: (path: string) => string): string[][] {
+  const out: string[][] = [];
   for (let depth = 0; depth < 6 && pid > 1; depth++) {
-    let args: string[];
     let stat: string;
     try {
-      args = read(join(proc, String(pid), 'cmdline')).split('\0');
+      out.push(read(join(proc, String(pid), 'cmdline')).split('\0'));
       stat = read(join(proc, String(pid), 'stat'));
     } catch {
-      return false;
+      return out;
     }
-    if (args.some((a) => RULE_FLAGS.some((f) => a === f || a.startsWith(`${f}=`)))) return true;
     // The parent pid is the second field after the command name, which is in parentheses.
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (!Number.isInteger(ppid)) return false;
+    if (!Number.isInteger(ppid)) return out;
     pid = ppid;
   }
-  return false;
+  return out;
+}
+
+const ALLOW_FLAGS = ['--allowedTools', '--allowed-tools'];
+
+/**
+ * The Bash allow rules given to Claude Code on its command line (`--allowedTools 'Bash(npm
+ * test:*)' Read`, or `--allowedTools=a,b`): the words after the flag up to the next option,
+ * each split at commas and spaces outside parentheses.
+ */
+export function ancestorAllowRules(
+  pid: number,
+  proc = '/proc',
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): string[] {
+  const rules: string[] = [];
+  for (const args of ancestorArgv(pid, proc, read)) {
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i] as string;
+      const eq = ALLOW_FLAGS.find((f) => arg.startsWith(`${f}=`));
+      const values: string[] = [];
+      if (eq) values.push(arg.slice(eq.length + 1));
+      else if (ALLOW_FLAGS.includes(arg))
+        for (let j = i + 1; j < args.length && !(args[j] as string).startsWith('-'); j++)
+          values.push(args[j] as string);
+      for (const value of values) rules.push(...splitRules(value).filter(isBashRule));
+    }
+  }
+  return rules;
+}
+
+function splitRules(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of value) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === ',' || ch === ' ')) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
 }

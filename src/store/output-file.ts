@@ -1,82 +1,32 @@
 /**
- * The stored output of one run. Usually the command writes it itself (ResultFile: its stdout and
- * stderr are one descriptor open on the file); when that cannot be done safely, ctxwrap writes
- * what comes through its pipes (OutputFile): a failed write (disk full, quota, the file system
- * gone read-only) stops the storing, never the run: the bytes that made it are counted and the
- * reason kept for one line at the end.
+ * The stored output of one run: ctxwrap appends what it reads from the command's pipe. Storing
+ * stops, never the run, past a cap on stored bytes, when the disk would have less than a floor
+ * of free space left, or when a write fails (disk full, quota, `ulimit -f`, the file system gone
+ * read-only): the bytes that made it are counted and the reason kept for one line at the end.
  */
 import {
   closeSync,
-  constants,
   fstatSync,
   openSync,
-  readFileSync,
   readSync,
   statfsSync,
   unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { formatBytes } from '../format.js';
 import { reason } from './run-dir.js';
 
-/**
- * The result file the command writes itself: `writeFd` (write-only, O_APPEND, for the command's
- * stdout and stderr: the kernel keeps the order of its writes) and `readFd` (ctxwrap's own, to
- * follow it). Close `writeFd` once the command has it.
- */
-export class ResultFile {
-  writeFd: number;
-  readFd: number;
-
-  /** Creates the file (0600); it must not exist, so that nothing planted there is written through. */
-  constructor(public path: string) {
-    const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_RDONLY } = constants;
-    this.writeFd = openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW, 0o600);
-    try {
-      this.readFd = openSync(path, O_RDONLY | O_NOFOLLOW);
-    } catch (error) {
-      closeSync(this.writeFd);
-      throw error;
-    }
-  }
-
-  /** Closes ctxwrap's copy of the command's descriptor (the command and what it starts keep theirs). */
-  closeWriter(): void {
-    if (this.writeFd < 0) return;
-    closeSync(this.writeFd);
-    this.writeFd = -1;
-  }
-
-  /** True when the file has been unlinked since it was opened (its run directory removed). */
-  isRemoved(): boolean {
-    return isUnlinked(this.readFd);
-  }
-
-  /** The file's size now. */
-  size(): number {
-    return fstatSync(this.readFd).size;
-  }
-
-  /** Copies what the file holds into a new file at `path` (the old one was removed with its directory). */
-  copyTo(path: string): number {
-    const fd = openSync(path, 'wx', 0o600);
-    try {
-      return copyFd(this.readFd, fd, this.size());
-    } finally {
-      closeSync(fd);
-    }
-  }
-
-  close(): void {
-    this.closeWriter();
-    try {
-      closeSync(this.readFd);
-    } catch {
-      /* nothing left to do */
-    }
-  }
+/** What one result may take: at most `maxBytes`, and never leave less than `minFreeBytes` free. */
+export interface StoreLimits {
+  maxBytes: number;
+  minFreeBytes: number;
 }
+
+/** Free space is looked at again after at most this many bytes (and at the start). */
+const FREE_CHECK_MAX = 64 << 20;
+const FREE_CHECK_MIN = 64 << 10;
 
 /** Copies the first `length` bytes of `from` to `to`; returns the number copied. */
 function copyFd(from: number, to: number, length: number): number {
@@ -99,22 +49,6 @@ function isUnlinked(fd: number): boolean {
   }
 }
 
-/** Below this much free space at the start, ctxwrap keeps the command's output in its pipes. */
-const LOW_SPACE_BYTES = 1 << 20;
-
-/**
- * Why the command should not write the result file itself, if it should not: a file size limit
- * (`ulimit -f`: the command would be killed by SIGXFSZ where it runs fine without ctxwrap) or
- * a nearly full disk (its own writes would fail). ctxwrap then relays its pipes and stores what
- * fits, and the command runs as it would without ctxwrap.
- */
-export function whyNotDirect(results: string): string | undefined {
-  if (fileSizeLimited()) return 'a file size limit is set (ulimit -f)';
-  const free = freeBytes(results);
-  if (free !== undefined && free < LOW_SPACE_BYTES) return `only ${free} bytes free`;
-  return undefined;
-}
-
 /**
  * Says why the result file in `results` may have been cut short: the disk (or the quota) is
  * full now, so the command's last writes failed. Checked after the command has ended: free
@@ -122,7 +56,7 @@ export function whyNotDirect(results: string): string | undefined {
  */
 export function storageFull(results: string): string | undefined {
   const free = freeBytes(results);
-  if (free !== undefined && free >= LOW_SPACE_BYTES) return undefined;
+  if (free !== undefined && free >= 1 << 20) return undefined;
   const probe = join(results, `.probe-${process.pid}`);
   try {
     writeFileSync(probe, Buffer.alloc(4096), { flag: 'wx', mode: 0o600 });
@@ -150,16 +84,6 @@ function freeBytes(path: string): number | undefined {
   }
 }
 
-/** True when RLIMIT_FSIZE is set (Linux: /proc/self/limits; elsewhere assumed unlimited). */
-function fileSizeLimited(): boolean {
-  try {
-    const line = /^Max file size\s+(\S+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
-    return line !== null && line[1] !== 'unlimited';
-  } catch {
-    return false;
-  }
-}
-
 export class OutputFile {
   /** Bytes written to the file. */
   stored = 0;
@@ -167,24 +91,53 @@ export class OutputFile {
   error: string | undefined;
   private fd: number;
   private closed = false;
+  /** `stored` at which free space is looked at next. */
+  private nextFreeCheck = 0;
 
   /** Creates the file (0600); it must not exist, so that nothing planted there is written through. */
-  constructor(public path: string) {
+  constructor(
+    public path: string,
+    private readonly limits: StoreLimits = { maxBytes: Number.POSITIVE_INFINITY, minFreeBytes: 0 },
+  ) {
     this.fd = openSync(path, 'wx+', 0o600);
   }
 
+  /** Appends `chunk`, or the part of it the limits allow; stops storing at the first failure. */
   write(chunk: Buffer): void {
     if (this.error !== undefined) return;
+    let length = chunk.length;
+    const room = this.limits.maxBytes - this.stored;
+    if (length > room) length = Math.max(0, room);
+    if (this.stored + length >= this.nextFreeCheck && this.limits.minFreeBytes > 0)
+      length = this.checkFree(length);
     try {
       // writeSync may write less than asked (the last blocks before a full disk).
-      for (let off = 0; off < chunk.length; ) {
-        const n = writeSync(this.fd, chunk, off, chunk.length - off);
+      for (let off = 0; off < length; ) {
+        const n = writeSync(this.fd, chunk, off, length - off);
         off += n;
         this.stored += n;
       }
     } catch (error) {
       this.error = reason(error);
+      return;
     }
+    if (length < chunk.length && this.error === undefined)
+      this.error = `the cap of ${formatBytes(this.limits.maxBytes)} on a stored output was reached (--max-output, CTXWRAP_MAX_OUTPUT)`;
+  }
+
+  /** How much of `length` may be written before free space falls under the floor (sets `error` when less). */
+  private checkFree(length: number): number {
+    const free = freeBytes(dirname(this.path));
+    if (free === undefined) {
+      this.nextFreeCheck = this.stored + FREE_CHECK_MAX;
+      return length;
+    }
+    const spare = free - this.limits.minFreeBytes;
+    this.nextFreeCheck =
+      this.stored + Math.min(FREE_CHECK_MAX, Math.max(FREE_CHECK_MIN, Math.floor(spare / 2)));
+    if (spare >= length) return length;
+    this.error = `less than ${formatBytes(this.limits.minFreeBytes)} would be left free on the disk (--min-free, CTXWRAP_MIN_FREE)`;
+    return Math.max(0, spare);
   }
 
   /** True when the file has been unlinked since it was opened (its run directory removed). */

@@ -45,8 +45,8 @@ describe.concurrent('one descriptor for stdout and stderr', () => {
   });
 });
 
-describe('a command that truncates its own output (`> /dev/stdout`)', () => {
-  it('is said to have done so: the file no longer holds what was read', async () => {
+describe('a command that reopens its output (`> /dev/stdout`)', () => {
+  it('truncates nothing: the file holds every byte (the old file it wrote itself lost what came before)', async () => {
     const runDir = tempDir();
     const r = await ctxwrap(
       ['-c', "printf 'a long first line\\n'; sleep 0.5; echo x > /dev/stdout; exit 1"],
@@ -56,11 +56,8 @@ describe('a command that truncates its own output (`> /dev/stdout`)', () => {
     );
     expect(r.exitCode).toBe(1);
     const id = onlyId(runDir);
-    expect(storedOutput(runDir, id).toString()).toBe('x\n');
-    expect(storedMeta(runDir, id).cutShort).toBe(
-      "the command truncated its own output file (it opened /dev/stdout or /dev/stderr anew with '>'): the file holds 2 of the 18 bytes read",
-    );
-    expect(r.stdout).toMatch(/exit 1 \(the command truncated its output\)/);
+    expect(storedOutput(runDir, id).toString()).toBe('a long first line\nx\n');
+    expect(storedMeta(runDir, id).cutShort).toBeUndefined();
   });
 });
 
@@ -162,13 +159,14 @@ sys.exit(os.waitstatus_to_exitcode(status))
 });
 
 describe('a disk that fills up mid-run', () => {
-  it('the command’s own writes fail: the summary, the metadata and one line say the output stops short', async () => {
+  it('ctxwrap’s writes fail, never the command’s: the summary, the metadata and one line say the output stops short', async () => {
     const runDir = tempDir();
+    // No free-space floor: the disk fills up for real.
+    const env = { CTXWRAP_MIN_FREE: '0' };
     if (!canMount()) {
-      // No tmpfs here: under a file size limit the command is kept out of harm (pipes, as
-      // before) and the shortfall is reported the same way.
+      // No tmpfs here: a file size limit stops ctxwrap's writes the same way.
       const r = await execa('/bin/sh', ['-c', `ulimit -f 64; exec node "${BIN}" -- seq 1 100000`], {
-        env: cleanEnv(runDir),
+        env: cleanEnv(runDir, env),
         extendEnv: false,
         reject: false,
       });
@@ -177,8 +175,8 @@ describe('a disk that fills up mid-run', () => {
       return;
     }
     mountTmpfs(runDir, '2m');
-    const r = await ctxwrap(['-c', 'seq 1 1000000; echo "status $?" >&2; exit 7'], { runDir });
-    // The command ran on (its writes failed) and its exit status comes back unchanged.
+    const r = await ctxwrap(['-c', 'seq 1 1000000; echo "status $?" >&2; exit 7'], { runDir, env });
+    // The command ran on (it writes into a pipe) and its exit status comes back unchanged.
     expect(r.exitCode).toBe(7);
     const id = onlyId(runDir);
     const stored = storedOutput(runDir, id);
@@ -190,16 +188,16 @@ describe('a disk that fills up mid-run', () => {
     expect(meta).toMatchObject({
       state: 'complete',
       exitCode: 7,
-      bytes: stored.length,
+      bytes: 6_888_905,
       storedBytes: stored.length,
-      cutShort: `the disk filled up (no space left on device): the command's writes to its output failed after ${stored.length} bytes`,
+      cutShort: `stored only ${stored.length} of 6888905 bytes: no space left on device`,
     });
     expect(r.stdout).toMatch(
-      /^\[ctxwrap seq_[0-9a-f]{8}\] exit 7 \(output cut short: no space left on device\) · /,
+      /^\[ctxwrap seq_[0-9a-f]{8}\] exit 7 \(output cut short: stored only [\d.]+ MB of 6.9 MB\) · /,
     );
     expect(r.stderr).toMatch(
       new RegExp(
-        `^ctxwrap: the disk holding ${runDir}/tool_results is full \\(no space left on device\\): the output of ${id} may stop short at [\\d.]+ [kM]B, where the command's own writes failed\\n$`,
+        `^ctxwrap: stored only [\\d.]+ MB of the 6.9 MB output of ${id} \\(no space left on device\\); the summary above is of the whole output\\n$`,
       ),
     );
   });

@@ -26,7 +26,7 @@ describe('a bad CTXWRAP_* value: one warning, the default, the command runs', ()
       "CTXWRAP_TAIL_RATIO takes a number from 0 to 1 (got '2'); using the default 0.7",
     ],
     ['CTXWRAP_KILL_GRACE', '25d', `CTXWRAP_KILL_GRACE ${TOO_LONG} (got '25d'); using the default 3s`],
-    ['CTXWRAP_DRAIN', '1000d', `CTXWRAP_DRAIN ${TOO_LONG} (got '1000d'); using the default 500ms`],
+    ['CTXWRAP_DRAIN', '1000d', `CTXWRAP_DRAIN ${TOO_LONG} (got '1000d'); using the default 100ms`],
     ['CTXWRAP_STDIN_WAIT', 'soon', `CTXWRAP_STDIN_WAIT ${DURATION} (got 'soon'); using the default 2s`],
   ])('%s=%s', async (name, value, message) => {
     const runDir = join(tempDir(), 'run');

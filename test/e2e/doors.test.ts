@@ -205,6 +205,20 @@ describe('ctxwrap hook <agent> with payloads in the documented shape', () => {
     expect(Object.keys(answer)).toEqual(['hookSpecificOutput']);
     expect(Object.keys(answer.hookSpecificOutput)).toEqual(['tool_input']);
     const wrapped = answer.hookSpecificOutput.tool_input.command as string;
+    // Gemini replaces the arguments with tool_input: every other field comes back as it was (issue 22 #2).
+    expect({ ...answer.hookSpecificOutput.tool_input, command: 'make check' }).toEqual({
+      command: 'make check',
+      description: 'Run the checks',
+      dir_path: '.',
+    });
+    const background = ctxwrap(
+      ['hook', 'gemini'],
+      b,
+      payload('gemini-beforetool-shell.json', b, (p) => {
+        (p.tool_input as Record<string, unknown>).is_background = true;
+      }),
+    );
+    expect(background).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
     const plain = bash('make check', b);
     const through = bash(wrapped, b);
     expect(through.code).toBe(plain.code);

@@ -11,6 +11,7 @@ import {
   cleanEnv,
   ctxwrap,
   onlyId,
+  processGone,
   script,
   storedIds,
   storedMeta,
@@ -61,26 +62,28 @@ function spawnHeld(args: string[], runDir: string, env: Record<string, string> =
 }
 
 describe('ctxwrap SIGKILLed mid-capture', () => {
-  it('loses nothing: the command writes on to the end, the result stays incomplete and says how many bytes', async () => {
+  it('the command loses its reader, as under `cmd | tee f` when tee dies; the file holds an exact prefix and the result says incomplete', async () => {
     const runDir = tempDir();
     const full = seqOutput(3_000_000);
     const child = ctxwrap(['--', 'node', script('paced-seq.mjs'), '3000000'], { runDir });
     await waitFor(
       () => storedIds(runDir).length === 1 && storedOutput(runDir, onlyId(runDir)).length > 200_000,
     );
+    const [command] = childPids(child.pid as number);
     child.kill('SIGKILL');
     await child;
     const id = onlyId(runDir);
-    // The command writes the result file itself: killing ctxwrap alone does not stop it, and
-    // every byte it prints lands in the file.
-    await waitFor(() => storedOutput(runDir, id).length === full.length, 60_000);
-    expect(storedOutput(runDir, id).equals(full)).toBe(true);
+    // The command writes into ctxwrap's pipe, not the file: its next write fails and it ends.
+    await waitFor(() => processGone(command as number), 30_000);
+    const stored = storedOutput(runDir, id);
+    expect(stored.length).toBeLessThan(full.length);
+    expect(stored.equals(full.subarray(0, stored.length))).toBe(true);
     expect(storedMeta(runDir, id).state).toBe('running');
     const shown = await ctxwrap(['show', id], { runDir });
     expect(shown.exitCode).toBe(0);
     expect(shown.stdout).toMatch(
       new RegExp(
-        `^\\[ctxwrap ${id}\\] incomplete: ctxwrap stopped before the command ended; ${full.length} bytes were captured · `,
+        `^\\[ctxwrap ${id}\\] incomplete: ctxwrap stopped before the command ended; ${stored.length} bytes were captured · `,
       ),
     );
   });

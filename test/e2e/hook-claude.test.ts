@@ -17,13 +17,16 @@ beforeEach(() => {
   env = { ...box.env, SHELL: '/bin/bash', CLAUDE_PROJECT_DIR: project };
 });
 
-/** A PreToolUse payload as Claude Code sends it for the Bash tool. */
+/**
+ * A PreToolUse payload as Claude Code sends it for the Bash tool. The mode is bypassPermissions
+ * by default: in the default mode, read-only commands (most of these) are left alone (issue 22).
+ */
 function payload(command: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
     session_id: SESSION,
     transcript_path: join(box.home, '.claude', 'projects', 'p', `${SESSION}.jsonl`),
     cwd: project,
-    permission_mode: 'default',
+    permission_mode: 'bypassPermissions',
     hook_event_name: 'PreToolUse',
     tool_name: 'Bash',
     tool_input: { command, description: 'Run it', timeout: 120000 },
@@ -139,14 +142,21 @@ describe('ctxwrap hook claude: leaves alone (prints nothing, exits 0)', () => {
       JSON.stringify({ permissions: { ask: ['Bash(git push:*)'], allow: ['Bash(npm test)'] } }),
     );
     for (const command of ['rm -rf build', 'git fetch && git push', 'npm test && ls', 'npm test; rm x']) {
-      expect(hook(payload(command))).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+      expect(hook(payload(command, { permission_mode: 'default' }))).toMatchObject({
+        exitCode: 0,
+        stdout: '',
+        stderr: '',
+      });
     }
     // Allowed as written: wrapped, and allowed by the hook, since the wrapped text would not match the rule.
-    const allowed = JSON.parse(hook(payload('npm test')).stdout).hookSpecificOutput;
+    const allowed = JSON.parse(
+      hook(payload('npm test', { permission_mode: 'default' })).stdout,
+    ).hookSpecificOutput;
     expect(allowed.permissionDecision).toBe('allow');
     expect(allowed.updatedInput.command).toContain('{ npm test\n}');
     expect(
-      JSON.parse(hook(payload('npm run lint')).stdout).hookSpecificOutput.updatedInput.command,
+      JSON.parse(hook(payload('npm run lint', { permission_mode: 'default' })).stdout).hookSpecificOutput
+        .updatedInput.command,
     ).toContain('_finish');
   });
 

@@ -4,7 +4,16 @@
 // Each command runs unwrapped and as the hook rewrites it; exit status, the directory the shell
 // ends in, the stored output (against the unwrapped output) and what the agent sees must agree.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,11 +38,20 @@ interface Case {
   /** The agent's view must start with the unwrapped output (default: when short and printable). */
   shown?: boolean;
   view?: boolean;
+  /**
+   * The output a terminal shows, where it differs from the harness's unwrapped run: Claude Code
+   * sends a command's output to a file, so `> /dev/stderr` truncates it there too (issue 20 #2).
+   */
+  terminal?: string;
 }
 
 // biome-ignore format: a table
 const CASES: Case[] = [
   { command: 'echo hello' },
+  // issue 20 #2: a command that reopens /dev/stderr or /dev/stdout writes into a pipe, not the file
+  { command: 'echo one; echo two; echo "error: bad" > /dev/stderr; echo three; exit 1', terminal: 'one\ntwo\nerror: bad\nthree\n' },
+  { command: 'seq 1 5000; echo e > /dev/stdout; seq 1 3', shown: false, terminal: `${Array.from({ length: 5000 }, (_, i) => i + 1).join('\n')}\ne\n1\n2\n3\n` },
+  { command: 'echo out | tee /dev/stderr | tr a-z A-Z', terminal: 'out\nOUT\n' },
   { command: "printf 'a\\nb\\nc\\n'" },
   { command: 'greet world' },
   { command: 'say hi there' },
@@ -166,7 +184,7 @@ function hook(command: string): { command: string | undefined; allow: boolean } 
   const payload = JSON.stringify({
     session_id: SESSION,
     cwd: project,
-    permission_mode: 'default',
+    permission_mode: 'bypassPermissions',
     hook_event_name: 'PreToolUse',
     tool_name: 'Bash',
     tool_input: { command, description: 'harness' },
@@ -221,9 +239,10 @@ describe('the in-shell hook under a Claude Code harness', () => {
       return;
     }
     // Every byte the command wrote is stored, exactly as the agent would have seen it.
-    expect(sameLines(stored), context).toBe(sameLines(plain.output));
+    const reference = c.terminal ?? plain.output;
+    expect(sameLines(stored), context).toBe(sameLines(reference));
     const shown = c.shown ?? true;
-    if (shown) expect(sameLines(through.output).startsWith(sameLines(plain.output)), context).toBe(true);
+    if (shown) expect(sameLines(through.output).startsWith(sameLines(reference)), context).toBe(true);
     else if (plain.status !== 0 || plain.output.length > 2000)
       expect(through.output, context).toContain(`[ctxwrap ${id}]`);
     else expect(through.output.length, context).toBeGreaterThan(0);
@@ -232,5 +251,7 @@ describe('the in-shell hook under a Claude Code harness', () => {
     );
     expect(meta.state).toBe('complete');
     expect(meta.exitCode).toBe(plain.status);
+    // The docs promise 0600 for stored output.
+    expect(statSync(join(runDir, 'sessions', SESSION, 'tool_results', `${id}.txt`)).mode & 0o777).toBe(0o600);
   });
 });

@@ -18,6 +18,33 @@ describe('a person at a terminal', () => {
     expect(r.stdout).toContain('tick 30');
   });
 
+  it('shows a prompt (a line with no newline) the command waits on, and lets the answer through', async () => {
+    const runDir = tempDir();
+    // The answer is typed only once the prompt is on the terminal (python3 drives the pty).
+    const drive = [
+      'import os, pty, sys, time',
+      'pid, fd = pty.fork()',
+      `if pid == 0: os.execvp('node', ['node', '${BIN}', '-c', 'printf "Name? "; read n; echo "hello $n"'])`,
+      'seen = b""',
+      'end = time.time() + 20',
+      'while b"Name? " not in seen and time.time() < end: seen += os.read(fd, 4096)',
+      'os.write(fd, b"bob\\n") if b"Name? " in seen else os.kill(pid, 9)',
+      'while True:',
+      '    try: chunk = os.read(fd, 4096)',
+      '    except OSError: break',
+      '    if not chunk: break',
+      '    seen += chunk',
+      'sys.stdout.write(seen.decode())',
+    ].join('\n');
+    const r = await execa('python3', ['-c', drive], {
+      env: cleanEnv(runDir),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(r.stdout).toContain('Name? ');
+    expect(storedOutput(runDir, onlyId(runDir)).toString()).toBe('Name? hello bob\n');
+  });
+
   it('honours NO_COLOR on a terminal', async () => {
     const runDir = tempDir();
     const r = await inTerminal(

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decide, type PreToolUseInput, shellQuote, type WrapContext } from '../../src/hook/claude-hook.js';
-import { ancestorsAddRules, loadBashRules, ruleMightMatch } from '../../src/hook/permission-rules.js';
+import {
+  ancestorAllowRules,
+  ancestorsAddRules,
+  loadBashRules,
+  ruleMightMatch,
+} from '../../src/hook/permission-rules.js';
 
 const ctx = (rules: Partial<WrapContext['rules']> = {}): WrapContext => ({
   rules: { allow: [], ask: [], deny: [], ...rules },
@@ -22,14 +27,14 @@ describe('decide: wraps', () => {
     'npm test',
     'npm test 2>&1 | tail -50',
     'make && make check || echo failed',
-    `grep -rn "it's" src | head`,
+    `grep -rn "it's" src | npx prettier --check`,
     'FOO=1 pytest -q',
     'for f in *.ts; do wc -l "$f"; done',
-    'cat <<EOF | sort\nb\na\nEOF',
+    'cat <<EOF | npm run fmt\nb\na\nEOF',
     '(npm run build) && echo ok',
-    'echo $(git rev-parse HEAD)',
+    'echo $(npm bin)',
     'vite build',
-    'tail -n 20 log.txt',
+    'tail -n 20 log.txt | npm run lint',
   ])('%j', (command) => {
     expect(decide(input(command), ctx())).toEqual({
       wrap: expect.objectContaining({ command, allow: false }),
@@ -38,7 +43,7 @@ describe('decide: wraps', () => {
 
   it.each([
     'cd web && npm test 2>&1 | tail',
-    'cd src',
+    'cd src && make',
     'export A=1 && make',
     'source .venv/bin/activate && pytest',
     'nvm use 20 && node -v',
@@ -238,6 +243,68 @@ describe('shellQuote', () => {
   });
 });
 
+describe('decide: commands Claude Code runs without asking are left alone (issue 22 #1)', () => {
+  it.each([
+    ['git log --oneline -3', 'default'],
+    ['ls -la', 'default'],
+    ['cat package.json | head -5', 'default'],
+    ['tail -n 20 log.txt', 'default'],
+    [`grep -rn "it's" src | head`, 'default'],
+    ['echo $(git rev-parse HEAD)', 'default'],
+    ['seq 1 300 | tail -3', 'acceptEdits'],
+    ['mkdir -p d && touch d/f && sed -i s/a/b/ d/f', 'acceptEdits'],
+  ])('%j in %s', (command, mode) => {
+    expect(decide(input(command, { permission_mode: mode }), ctx())).toEqual({
+      leave: expect.stringMatching(/without asking/),
+    });
+  });
+
+  it('wraps them where nothing is asked anyway, and with an allow rule answers allow', () => {
+    expect(decide(input('git log --oneline -3', { permission_mode: 'bypassPermissions' }), ctx())).toEqual({
+      wrap: expect.objectContaining({ allow: false }),
+    });
+    expect(decide(input('seq 1 3000'), ctx({ allow: ['Bash(seq:*)'] }))).toEqual({
+      wrap: expect.objectContaining({ allow: true }),
+    });
+  });
+
+  it('leaves everything alone when the sandbox is enabled', () => {
+    expect(decide(input('npm test'), ctx({ sandboxed: true }))).toEqual({
+      leave: expect.stringMatching(/sandbox/),
+    });
+  });
+
+  it('reads sandbox.enabled from the settings', () => {
+    const rules = loadBashRules(['/x'], () => '{"sandbox":{"enabled":true,"autoAllowBashIfSandboxed":true}}');
+    expect(rules?.sandboxed).toBe(true);
+  });
+});
+
+describe('ancestorAllowRules', () => {
+  const proc = (table: Record<number, [string[], number]>) => (path: string) => {
+    const [, pid, file] = /\/proc\/(\d+)\/(\w+)$/.exec(path) ?? [];
+    const entry = table[Number(pid)];
+    if (!entry) throw Object.assign(new Error('gone'), { code: 'ENOENT' });
+    return file === 'cmdline' ? `${entry[0].join('\0')}\0` : `${pid} (x y) S ${entry[1]} 1 1`;
+  };
+  it.each([
+    [['claude', '-p', 'go', '--allowedTools', 'Bash(npm test:*)', 'Read'], ['Bash(npm test:*)']],
+    [
+      ['claude', '--allowed-tools=Bash(git diff:*),Bash(make), Edit', '-p', 'x'],
+      ['Bash(git diff:*)', 'Bash(make)'],
+    ],
+    [
+      ['claude', '--allowedTools', 'Bash(npm test:*) Bash(ls)', '--model', 'x'],
+      ['Bash(npm test:*)', 'Bash(ls)'],
+    ],
+    [['claude', '-p', 'Bash(npm test:*)'], []],
+  ] as [string[], string[]][])('%j → %j', (argv, expected) => {
+    expect(
+      ancestorAllowRules(10, '/proc', proc({ 10: [['sh', '-c', 'ctxwrap hook claude'], 9], 9: [argv, 1] })),
+    ).toEqual(expected);
+  });
+});
+
 describe('ancestorsAddRules', () => {
   /** A fake /proc: pid → [cmdline args, parent pid]. */
   const proc = (table: Record<number, [string[], number]>) => (path: string) => {
@@ -257,5 +324,45 @@ describe('ancestorsAddRules', () => {
     [{ 10: [['sh'], 9] }, false],
   ] as [Record<number, [string[], number]>, boolean][])('%j → %s', (table, expected) => {
     expect(ancestorsAddRules(10, '/proc', proc(table))).toBe(expected);
+  });
+});
+
+describe('decide: editors, exec in disguise, sourced traps (issue 22 #7, issue 20 #4)', () => {
+  const mode = { permission_mode: 'bypassPermissions' };
+  it.each([
+    'git commit',
+    'git commit --amend',
+    'git commit -a',
+    'git rebase -i HEAD~3',
+    'git add -p',
+    'git tag -a v1',
+    'crontab -e',
+    'kubectl edit deploy/web',
+    'visudo',
+    '$EDITOR notes.md',
+    '"$VISUAL" notes.md',
+    'command exec make',
+    'builtin exec make',
+    'eval "exec make"',
+    'eval \'trap "echo x" EXIT\'',
+    'source ./env.sh; echo body; exit 3',
+    '. ./env.sh && set -e && make',
+  ])('%j is left alone', (command) => {
+    expect(decide(input(command, mode), ctx())).toEqual({ leave: expect.any(String) });
+  });
+
+  it.each([
+    'git commit -m "x"',
+    'git commit -am "x"',
+    'git commit -F msg.txt',
+    'git commit --amend --no-edit',
+    'git rebase main',
+    'git tag v1',
+    'crontab -l',
+    'kubectl get pods',
+    'source .venv/bin/activate && pytest',
+    'eval "$(direnv export bash)" && make',
+  ])('%j is wrapped', (command) => {
+    expect(decide(input(command, mode), ctx())).toEqual({ wrap: expect.anything() });
   });
 });

@@ -33,24 +33,26 @@ describe('findView', () => {
 });
 
 describe('inShellText', () => {
-  it('runs the original as written, on its own lines, then finishes with its status', () => {
-    const text = inShellText("echo 'a' && exit 3", {
-      finish: 'ctxwrap _finish x_00000000',
-      output: '/r/x.txt',
-    });
-    expect(text).toBe(
-      `__ctxwrap_out=/r/x.txt; { : >>"$__ctxwrap_out"; } 2>/dev/null || __ctxwrap_out=/dev/stdout; trap 'ctxwrap _finish x_00000000 "$?"' EXIT; { echo 'a' && exit 3\n} >"$__ctxwrap_out" 2>&1\n__ctxwrap_status=$?; trap - EXIT; ctxwrap _finish x_00000000 "$__ctxwrap_status"`,
-    );
+  const opts = { finish: "'/n' '/c.js' _finish x_00000000", needs: ['/n', '/c.js'], output: '/r/x.txt' };
+
+  it('runs the original as written, on its own lines, into a pipe to cat, then finishes with its status', () => {
+    const text = inShellText("echo 'a' && exit 3", opts);
+    expect(text).toContain(`{ echo 'a' && exit 3\n} >&"$__ctxwrap_fd" 2>&"$__ctxwrap_fd2"\n`);
+    expect(text).toContain('exec {__ctxwrap_fd}> >(exec cat >>"$__ctxwrap_out")');
+    // ctxwrap by absolute path, checked before the command runs; unwrapped if it is gone.
+    expect(text).toContain('[ -f /n ] && [ -f /c.js ] && (umask 077; : >>"$__ctxwrap_out")');
+    expect(text).toContain(`'/n' '/c.js' _finish x_00000000 --reader "$__ctxwrap_pid" "$__ctxwrap_status"`);
+    expect(text.split('\n')[0]).not.toContain('\n');
   });
 
   it('keeps a view a real pipeline, with tee storing what reaches the filter', () => {
     const command = 'npm test 2>&1 | tail -5';
-    const text = inShellText(command, {
-      finish: 'ctxwrap _finish x_00000000',
-      output: '/r/x.txt',
-      view: view(command),
-    });
-    expect(text).toContain(`{ npm test 2>&1 \n} | command tee "$__ctxwrap_out" | tail -5\n`);
-    expect(text).toContain(`ctxwrap _finish x_00000000 --view 'tail -5' "$__ctxwrap_status"`);
+    const text = inShellText(command, { ...opts, view: view(command) });
+    expect(text).toContain(
+      '{ npm test 2>&1 \n} | if [ -n "$__ctxwrap_pid" ]; then command tee "$__ctxwrap_out"; else command cat; fi | tail -5\n',
+    );
+    expect(text).toContain(
+      `_finish x_00000000 --view 'tail -5' --reader "$__ctxwrap_pid" "$__ctxwrap_status"`,
+    );
   });
 });

@@ -1,0 +1,157 @@
+// Issue 20: the command writes into one pipe that ctxwrap reads, never into the result file.
+// Each case stores exactly the bytes the same command gives unwrapped into a pipe (`2>&1 | cat`,
+// what a terminal or a CI runner gets), compared by SHA-256: reopening /dev/stderr or
+// /dev/stdout, tee to them, `exec >file`, a closed stdout, a daemon writing after the command
+// has exited, outputs larger than any buffer in random chunks, and the MCP run tool.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import {
+  BIN,
+  cleanEnv,
+  ctxwrap,
+  onlyId,
+  script,
+  sh,
+  storedIds,
+  storedMeta,
+  storedOutput,
+  tempDir,
+  waitFor,
+} from '../support.js';
+
+const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+/** The bytes of `line` run by /bin/sh with stdout and stderr one pipe, as a terminal would show them. */
+async function unwrapped(line: string, env: NodeJS.ProcessEnv = {}): Promise<Buffer> {
+  const out = join(tempDir(), 'unwrapped');
+  await execa('/bin/sh', ['-c', '{ /bin/sh -c "$1"; } 2>&1 | cat > "$2"', 'sh', line, out], {
+    env: cleanEnv(undefined, env),
+    reject: false,
+  });
+  return readFileSync(out);
+}
+
+/** Runs `line` under ctxwrap -c, and returns the stored bytes and the run. */
+async function wrapped(line: string, env: NodeJS.ProcessEnv = {}) {
+  const runDir = tempDir();
+  const run = await ctxwrap(['-c', line], { runDir, env });
+  const id = onlyId(runDir);
+  return { run, runDir, id, stored: storedOutput(runDir, id) };
+}
+
+async function expectSame(line: string, env: NodeJS.ProcessEnv = {}) {
+  const { run, stored } = await wrapped(line, env);
+  const base = await unwrapped(line, env);
+  expect(stored.length).toBe(base.length);
+  expect(sha(stored)).toBe(sha(base));
+  return run;
+}
+
+describe.concurrent('stored bytes = the unwrapped command’s, by SHA-256', () => {
+  it('a script that writes `> /dev/stderr` (issue 20 #1: 42 of 75 bytes were stored)', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 't.sh'),
+      'echo "step 1"\necho "step 2"\necho "error: x" > /dev/stderr\necho "step 3"\nexit 1\n',
+    );
+    const run = await expectSame(`sh ${join(dir, 't.sh')}`);
+    expect(run.exitCode).toBe(1);
+  });
+
+  it('`seq 1 5000; echo e > /dev/stdout; seq 1 3` (15 of 23,908 bytes were stored)', async () => {
+    await expectSame('seq 1 5000; echo e > /dev/stdout; seq 1 3');
+  });
+
+  it('`tee /dev/stdout` and `tee /dev/stderr` in a pipeline', async () => {
+    await expectSame('seq 1 3000 | tee /dev/stdout | tail -2; seq 1 2000 | tee /dev/stderr | wc -l');
+  });
+
+  it('`exec >file`: the file gets its bytes, the result the rest', async () => {
+    const dir = tempDir();
+    const line = (f: string) =>
+      `echo before; exec 3>&1 >"${f}"; seq 1 2000; echo to-stderr >&2; exec 1>&3; echo after`;
+    const { stored } = await wrapped(line(join(dir, 'a')));
+    const base = await unwrapped(line(join(dir, 'b')));
+    expect(sha(stored)).toBe(sha(base));
+    expect(sha(readFileSync(join(dir, 'a')))).toBe(sha(readFileSync(join(dir, 'b'))));
+    expect(stored.toString()).toBe('before\nto-stderr\nafter\n');
+  });
+
+  it('a closed stdout (`exec >&-`): stderr still stored, and the write to stdout fails as unwrapped', async () => {
+    const line = 'echo one; exec >&-; echo two 2>/dev/null; echo "status $?" >&2; echo three >&2';
+    await expectSame(line);
+  });
+
+  it('several MB of random bytes in random chunks to stdout and stderr by turns', async () => {
+    const line = `node ${script('random-chunks.mjs')} 7 3000000`;
+    const run = await expectSame(line);
+    expect(run.exitCode).toBe(0);
+  });
+
+  it('`grep -r` over the run directory itself (issue 20 #15: exit 2, "input file is also the output")', async () => {
+    const runDir = tempDir();
+    await ctxwrap(['--', 'echo', 'an earlier result'], { runDir });
+    const line = `grep -r --include='*.txt' 'no-such-word-here' "${runDir}"; echo "status $?"`;
+    await ctxwrap(['--name', 'self', '-c', line], { runDir });
+    const id = storedIds(runDir).find((i) => i.startsWith('self_')) as string;
+    expect(storedOutput(runDir, id).toString()).toBe('status 1\n');
+  });
+});
+
+describe('a background process that writes after the command has exited', () => {
+  /** `sh -c` leaving a daemon that prints 200 kB once its parent has exited and `go` exists. */
+  const daemonLine = (go: string) =>
+    `echo start; (while kill -0 $$ 2>/dev/null || [ ! -e "${go}" ]; do sleep 0.05; done; seq 1 40000; echo done) & echo parent-exit`;
+
+  for (const [name, env] of [
+    ['plain', {}],
+    // The old build kept the command in its pipes under a file size limit: the daemon got EPIPE.
+    ['under a file size limit (ulimit -f)', { ULIMIT: 'ulimit -f 100000000;' }],
+  ] as const) {
+    it(`ctxwrap ends first, and the file gets every later byte: ${name}`, async () => {
+      const runDir = tempDir();
+      const go = join(tempDir(), 'go');
+      const prefix = 'ULIMIT' in env ? env.ULIMIT : '';
+      const r = await sh(`${prefix} exec node "${BIN}" -c '${daemonLine(go)}'`, { runDir });
+      expect(r.exitCode).toBe(0);
+      const id = onlyId(runDir);
+      // ctxwrap has exited while the daemon still waits: it did not wait for the pipe to close.
+      expect(existsSync(go)).toBe(false);
+      writeFileSync(go, '');
+      await waitFor(() => storedOutput(runDir, id).toString().endsWith('done\n'));
+      const goBase = join(tempDir(), 'go');
+      writeFileSync(goBase, '');
+      const base = await unwrapped(daemonLine(goBase));
+      expect(sha(storedOutput(runDir, id))).toBe(sha(base));
+    });
+  }
+});
+
+describe('the MCP run tool', () => {
+  it('stores what the command wrote, `> /dev/stderr` included', async () => {
+    const runDir = tempDir();
+    const client = new Client({ name: 'ctxwrap-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: 'node',
+        args: [BIN, 'mcp'],
+        env: cleanEnv(runDir),
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const line = 'seq 1 3000; echo "error: x" > /dev/stderr; seq 1 5; exit 3';
+      await client.callTool({ name: 'run', arguments: { command: line } });
+      const id = onlyId(runDir);
+      expect(storedMeta(runDir, id)).toMatchObject({ state: 'complete', exitCode: 3 });
+      expect(sha(storedOutput(runDir, id))).toBe(sha(await unwrapped(line)));
+    } finally {
+      await client.close();
+    }
+  });
+});
