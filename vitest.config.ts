@@ -1,35 +1,45 @@
 import { defineConfig } from 'vitest/config';
 
-/** Load, stress, damage and fault tests: minutes on 2 cores. `npm test` runs them; `npm run test:fast` does not. */
-const slow = [
-  'test/e2e/load.test.ts',
-  'test/e2e/stress.test.ts',
-  'test/e2e/index-damage.test.ts',
+/** Fault, chunking and in-shell harness tests: slower spawns, kept in `npm test` as their own project. */
+const heavy = [
   'test/e2e/faults.test.ts',
   'test/e2e/summary-chunking.test.ts',
   'test/e2e/hook-in-shell-harness.test.ts',
 ];
+/** Load and stress: minutes on 2 cores. Only `npm run test:slow` runs them (CI does not). */
+const slow = ['test/e2e/load.test.ts', 'test/e2e/stress.test.ts'];
 
 export default defineConfig({
   test: {
+    // Set explicitly for a 2-core machine: child processes (forks) isolate the tests that change
+    // process state; two workers keep both cores busy while spawned CLIs wait on I/O.
+    pool: 'forks',
+    maxWorkers: 2,
+    // A loaded machine is slow to spawn: one default for every test, raised per project.
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/fixtures-tests/**/*.test.ts'] } },
       {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/fixtures-tests/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: slow,
+          exclude: [...heavy, ...slow],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
       {
-        test: {
-          name: 'slow',
-          include: slow,
-          testTimeout: 180_000,
-          hookTimeout: 60_000,
-        },
+        extends: true,
+        test: { name: 'heavy', include: heavy, testTimeout: 180_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: { name: 'slow', include: slow, testTimeout: 180_000, hookTimeout: 60_000 },
       },
     ],
   },

@@ -6,12 +6,19 @@
 //    loads only what it needs; ctxwrap.cjs imports it for anything but the fast path;
 //  - index.js: the library entry.
 // Type declarations come from `npm run typecheck` (tsconfig.test.json, into dist/types), so that
-// tsc runs once per `npm test` and per install.
-import { readFileSync, rmSync } from 'node:fs';
+// tsc runs once per `npm test` (install builds only; `npm pack` type-checks in prepack): the
+// build removes everything in dist/ but them.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const dist = new URL('../dist/', import.meta.url);
+try {
+  for (const name of readdirSync(dist))
+    if (name !== 'types') rmSync(new URL(name, dist), { recursive: true, force: true });
+} catch (error) {
+  if (error.code !== 'ENOENT') throw error;
+}
 const common = {
   bundle: true,
   platform: 'node',

@@ -17,6 +17,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, execaSync, type Options, type Result, type ResultPromise, type SyncResult } from 'execa';
 import { afterAll, afterEach } from 'vitest';
+import { listResults } from '../src/commands/list.js';
+import { resolveTtl } from '../src/env.js';
+import { CtxwrapError } from '../src/errors.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The built CLI (`npm run build` first). */
@@ -158,6 +161,38 @@ export function subcommands(opts: RunOptions = {}): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Commands in-process: where a process adds nothing, a test calls src/commands/<name>.ts.
+
+/** What a command gave in-process: its exit code, what it printed, and the CLI's error line. */
+export interface Called {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command in-process: `run` gets a `print` that collects stdout (pass it as the command's
+ * `print`; parse options inside `run`, as the CLI does, so their errors count too). An expected
+ * error (CtxwrapError) becomes what the CLI prints for it, `ctxwrap: <message>` and its exit
+ * code; any other error fails the test.
+ */
+export async function inProcess(
+  run: (print: (text: string) => void) => number | Promise<number>,
+): Promise<Called> {
+  let stdout = '';
+  const print = (text: string) => {
+    stdout += text;
+  };
+  try {
+    const exitCode = await run(print);
+    return { exitCode, stdout, stderr: '' };
+  } catch (error) {
+    if (!(error instanceof CtxwrapError)) throw error;
+    return { exitCode: error.exitCode, stdout, stderr: `ctxwrap: ${error.message}\n` };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // What a run directory holds, and results made without the CLI.
 
 /** The ids stored in a run dir. */
@@ -263,7 +298,10 @@ export async function startRunning(runDir: string): Promise<{ id: string; child:
   const child = ctxwrap(['--run-dir', runDir, '--', process.execPath, script('wait-for-signal.mjs')]);
   let id = '';
   await waitFor(async () => {
-    const listed = await ctxwrap(['list', '--json', '--run-dir', runDir]);
+    // `ctxwrap list --json`, in-process: polling with a process per look is slow on a loaded machine.
+    const listed = await inProcess((print) =>
+      listResults({ runDir, json: true, ttlMs: resolveTtl({}), print }),
+    );
     const results = JSON.parse(String(listed.stdout) || '[]') as {
       id: string;
       state: string;

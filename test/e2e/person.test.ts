@@ -2,12 +2,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ctxwrapSync, sandbox, shSync, subcommands } from '../support.js';
+import { ctxwrap, ctxwrapSync, sandbox, shSync, subcommands } from '../support.js';
 
 let box: ReturnType<typeof sandbox>;
 beforeEach(() => {
   box = sandbox();
 });
+/** The subcommands `ctxwrap --help` lists, asked once per file (the list is the same in every sandbox). */
+let listed: string[] | undefined;
+const allSubcommands = () => {
+  listed ??= subcommands({ env: box.env });
+  return listed;
+};
 
 /** Runs a command and returns the id its summary names (the output is long enough to get a header). */
 function storedRun(): { id: string; path: string } {
@@ -60,16 +66,18 @@ describe('ctxwrap open', () => {
 });
 
 describe('help', () => {
-  it('shows real examples at the top level and for every subcommand', () => {
+  // One process per subcommand, side by side: an explicit timeout for a loaded machine.
+  it('shows real examples at the top level and for every subcommand', { timeout: 120_000 }, async () => {
     expect(ctxwrapSync(['--help'], { env: box.env }).stdout).toMatch(
       /\nExamples:\n {2}ctxwrap -- npm test\n/,
     );
-    const names = subcommands({ env: box.env });
+    const names = allSubcommands();
     expect(names).toEqual(
       expect.arrayContaining(['run', 'show', 'prompt', 'hook', 'init', 'open', 'completion']),
     );
-    for (const name of names) {
-      const help = ctxwrapSync([name, '--help'], { env: box.env });
+    const helps = await Promise.all(names.map((name) => ctxwrap([name, '--help'], { env: box.env })));
+    for (const [k, name] of names.entries()) {
+      const help = helps[k] as Awaited<ReturnType<typeof ctxwrap>>;
       expect({ name, code: help.exitCode }).toEqual({ name, code: 0 });
       expect(help.stdout, name).toMatch(/\nExamples?\b[^\n]*:\n/);
       expect(help.stdout, name).toMatch(
@@ -80,9 +88,11 @@ describe('help', () => {
 });
 
 /** What bash completes for a command line (the cursor at its end), with the real script loaded. */
+let bashScript: string | undefined;
 function bashComplete(line: string, env: NodeJS.ProcessEnv): string[] {
   const script = join(box.root, 'ctxwrap.bash');
-  writeFileSync(script, ctxwrapSync(['completion', 'bash'], { env }).stdout);
+  bashScript ??= ctxwrapSync(['completion', 'bash'], { env }).stdout; // the same script every time
+  writeFileSync(script, bashScript);
   const words = line.split(' ');
   const program = [
     `source ${JSON.stringify(script)}`,
@@ -107,7 +117,7 @@ describe('ctxwrap completion', () => {
     for (const f of ['npm_3f2a9c1b.json', 'npm_3f2a9c1b.fp.json', 'npm_3f2a9c1b.txt', 'make_00aa11bb.json']) {
       writeFileSync(join(box.runDir, 'tool_results', f), '');
     }
-    const all = subcommands({ env: box.env });
+    const all = allSubcommands();
     expect(bashComplete('ctxwrap ', box.env)).toEqual(expect.arrayContaining(all));
     expect(bashComplete('ctxwrap co', box.env)).toEqual(['completion']);
     expect(bashComplete('ctxwrap completion ', box.env)).toEqual(['bash', 'zsh']);
@@ -124,8 +134,7 @@ describe('ctxwrap completion', () => {
     const r = ctxwrapSync(['completion', 'zsh'], { env: box.env });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.startsWith('#compdef ctxwrap\n')).toBe(true);
-    for (const name of subcommands({ env: box.env }))
-      expect(r.stdout).toMatch(new RegExp(`^ {4}'${name}:`, 'm'));
+    for (const name of allSubcommands()) expect(r.stdout).toMatch(new RegExp(`^ {4}'${name}:`, 'm'));
     expect(r.stdout).toContain("'1:result id:_ctxwrap_ids'");
     expect(r.stdout).toContain("'1:shell:(bash zsh)'");
     expect(r.stdout).toContain("'--format[markdown or plain]:format:(markdown plain)'");

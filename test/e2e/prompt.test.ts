@@ -10,6 +10,12 @@ let box: ReturnType<typeof sandbox>;
 beforeEach(() => {
   box = sandbox();
 });
+/** The subcommands `ctxwrap --help` lists, asked once per file (the list is the same in every sandbox). */
+let listed: string[] | undefined;
+const allSubcommands = () => {
+  listed ??= subcommands({ env: box.env });
+  return listed;
+};
 
 /**
  * A command with long output: 400 numbered lines that contain the word the snippet searches
@@ -64,7 +70,7 @@ describe('ctxwrap prompt', () => {
   });
 
   it('teaches only commands that parse and work exactly as written', () => {
-    const available = new Set(['run', ...subcommands({ env: box.env })]);
+    const available = new Set(['run', ...allSubcommands()]);
     const runnable = taughtCommands().filter((c) => available.has(subcommandOf(c)));
     expect(runnable).toContain('ctxwrap -- <cmd>');
     let id = '';
@@ -82,7 +88,7 @@ describe('ctxwrap prompt', () => {
   });
 
   it('leaves out of the run only the commands of subcommands this build does not have', () => {
-    const available = new Set(['run', ...subcommands({ env: box.env })]);
+    const available = new Set(['run', ...allSubcommands()]);
     const missing = [...new Set(taughtCommands().map(subcommandOf))].filter((s) => !available.has(s));
     // read and search are built on other branches; once merged, this list is empty.
     expect(missing.every((s) => s === 'read' || s === 'search')).toBe(true);
