@@ -53,7 +53,8 @@ export const AGENT_DOORS: Record<string, AgentDoor> = {
     hookFile: (w) => (w.global ? join(codexDir(w), 'hooks.json') : join(w.cwd, '.codex', 'hooks.json')),
     memoryFile: (w) => (w.global ? join(codexDir(w), 'AGENTS.md') : join(w.cwd, 'AGENTS.md')),
     layout: { events: [{ event: 'PreToolUse', matcher: 'Bash' }], timeout: 10 },
-    tested: 'Codex CLI 0.169.0, driven through codex exec with approvals and sandbox bypassed (npm run test:agents); hooks since 0.153',
+    tested:
+      'Codex CLI 0.169.0, driven through codex exec with approvals and sandbox bypassed (npm run test:agents); hooks since 0.153',
     remains:
       'trust this project and approve the hook when Codex asks (codex exec skips an untrusted hook without a word); Codex applies a rewrite only with its approval, so commands are wrapped only in bypassPermissions',
   },
