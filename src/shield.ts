@@ -2,9 +2,10 @@
  * What must never reach the agent from a stored output, applied to every line ctxwrap prints
  * from one (summary, read, search): the lines of a PEM private-key block are masked whole, by
  * their line numbers (found while capturing), and known credential formats are masked in the
- * others.
+ * others, with the command-line rules in the lines of a `set -x` trace.
  */
 import { keyBlockStep, mask, redactLine } from './redact.js';
+import { maskTraceLine } from './redact-command.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -29,7 +30,7 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
     : [];
   return (line, text) => {
     const range = ranges.find((r) => line >= r.from && line <= r.to);
-    return range ? inKeyBlock(text, line > range.from) : redactLine(text);
+    return range ? inKeyBlock(text, line > range.from) : maskTraceLine(redactLine(text));
   };
 }
 
