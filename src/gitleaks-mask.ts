@@ -4,10 +4,9 @@
  *
  * Cost: a line without a run of 16 token characters ([A-Za-z0-9_-]) is left after one cheap
  * regex test (nearly every gitleaks secret holds such a run; the few shorter ones are missed);
- * then one test against all the rules' keywords (one regex, made on first use, about ten times
- * slower than the run test); only the rules whose keyword is in the line run, each compiled on
- * first use. A line longer
- * than MAX_LINE is tested on its first MAX_LINE characters only, so that a rule's bounded
+ * then the lower-cased line is searched for the rules' keywords (one regex, made on first use);
+ * only the rules whose keyword is in the line run, each compiled on first use. A line longer
+ * than MAX_LINE is looked at on its first MAX_LINE characters only, so that a rule's bounded
  * look-back cannot make a huge line slow.
  */
 import { GITLEAKS_RULES, type GitleaksRule } from './gitleaks-rules.js';
@@ -15,37 +14,61 @@ import { GITLEAKS_RULES, type GitleaksRule } from './gitleaks-rules.js';
 /** The longest line the rules run on whole (longer ones: their start). */
 const MAX_LINE = 64 * 1024;
 
-interface Compiled {
-  rule: GitleaksRule;
-  re: RegExp;
-}
+// What every secret worth a rule holds: a run of token characters. (Anchored at the run's
+// start, so that a run's first character is tried once rather than each of its characters.)
+const TOKEN_RUN = /(?:^|[^A-Za-z0-9_-])[A-Za-z0-9_-]{16}/;
 
 const MASKS = /\[redacted:[\w-]+\]/g;
-let keywordRe: RegExp | undefined;
-const compiled = new Map<string, Compiled | null>();
 
-function keywords(): RegExp {
-  if (keywordRe) return keywordRe;
-  const all = new Set(GITLEAKS_RULES.flatMap((r) => r.keywords));
-  // Longest first, so that the alternation is a plain list of literals.
-  const escaped = [...all]
-    .sort((a, b) => b.length - a.length)
-    .map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  keywordRe = new RegExp(escaped.join('|'), 'i');
-  return keywordRe;
+interface Keywords {
+  /** Any keyword, in a lower-cased line (faster than one case-insensitive regex). */
+  any: RegExp;
+  /** The keywords by their first character, longest first. */
+  byFirst: Map<string, string[]>;
+  /** The rules of each keyword. */
+  rules: Map<string, GitleaksRule[]>;
+}
+let index: Keywords | undefined;
+const compiled = new Map<string, RegExp | null>();
+
+function keywords(): Keywords {
+  if (index) return index;
+  const rules = new Map<string, GitleaksRule[]>();
+  for (const rule of GITLEAKS_RULES)
+    for (const k of rule.keywords) rules.set(k, [...(rules.get(k) ?? []), rule]);
+  const all = [...rules.keys()].sort((a, b) => b.length - a.length);
+  const byFirst = new Map<string, string[]>();
+  for (const k of all) byFirst.set(k.charAt(0), [...(byFirst.get(k.charAt(0)) ?? []), k]);
+  const escaped = all.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  index = { any: new RegExp(escaped.join('|'), 'g'), byFirst, rules };
+  return index;
 }
 
-function compile(rule: GitleaksRule): Compiled | null {
-  let c = compiled.get(rule.id);
-  if (c === undefined) {
-    try {
-      c = { rule, re: new RegExp(rule.re, 'gd') };
-    } catch {
-      c = null;
-    }
-    compiled.set(rule.id, c);
+/** The rules one of whose keywords is in `lower` (a lower-cased line), in the rule set's order. */
+function rulesIn(lower: string): GitleaksRule[] {
+  const { any, byFirst, rules } = keywords();
+  const found = new Set<GitleaksRule>();
+  any.lastIndex = 0;
+  for (let m = any.exec(lower); m; m = any.exec(lower)) {
+    // Every keyword starting here, not only the longest.
+    for (const k of byFirst.get(lower.charAt(m.index)) ?? [])
+      if (lower.startsWith(k, m.index)) for (const r of rules.get(k) ?? []) found.add(r);
+    any.lastIndex = m.index + 1;
   }
-  return c;
+  return found.size === 0 ? [] : GITLEAKS_RULES.filter((r) => found.has(r));
+}
+
+function compile(rule: GitleaksRule): RegExp | null {
+  let re = compiled.get(rule.id);
+  if (re === undefined) {
+    try {
+      re = new RegExp(rule.re, 'gd');
+    } catch {
+      re = null;
+    }
+    compiled.set(rule.id, re);
+  }
+  return re;
 }
 
 /** Shannon entropy in bits per character. */
@@ -72,13 +95,15 @@ function secretSpan(rule: GitleaksRule, m: RegExpExecArray): [number, number] | 
   return indices[0];
 }
 
-// What every secret worth a rule holds: a run of token characters.
-const TOKEN_RUN = /[A-Za-z0-9_-]{16}/;
+const headOf = (line: string): string => (line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line);
 
 /** True when the line may hold a secret of some gitleaks rule (false for sure otherwise). */
 export function mightHoldGitleaksSecret(line: string): boolean {
-  const head = line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line;
-  return TOKEN_RUN.test(head) && keywords().test(head);
+  const head = headOf(line);
+  if (!TOKEN_RUN.test(head)) return false;
+  const { any } = keywords();
+  any.lastIndex = 0;
+  return any.test(head.toLowerCase());
 }
 
 /**
@@ -91,19 +116,16 @@ export function maskGitleaks(
   found: (id: string) => void,
   mask: (id: string) => string,
 ): string {
-  const head = line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line;
+  const head = headOf(line);
   if (!TOKEN_RUN.test(head)) return line;
   // A mask's own words (`[redacted:api-key]`) are no keyword.
   const unmasked = head.includes('[redacted:') ? head.replace(MASKS, ' ') : head;
-  if (!keywords().test(unmasked)) return line;
-  const lower = unmasked.toLowerCase();
   const spans: [number, number, string][] = [];
-  for (const rule of GITLEAKS_RULES) {
-    if (!rule.keywords.some((k) => lower.includes(k))) continue;
-    const c = compile(rule);
-    if (!c) continue;
-    c.re.lastIndex = 0;
-    for (const m of head.matchAll(c.re)) {
+  for (const rule of rulesIn(unmasked.toLowerCase())) {
+    const re = compile(rule);
+    if (!re) continue;
+    re.lastIndex = 0;
+    for (const m of head.matchAll(re)) {
       const span = secretSpan(rule, m);
       if (!span || span[1] <= span[0]) continue;
       const secret = head.slice(span[0], span[1]);
