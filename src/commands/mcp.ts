@@ -5,6 +5,7 @@
  * every command prints into a buffer. A run is a ctxwrap child process of its own (see
  * mcp-runs.ts), so that each can be cancelled, time out of the request, and report progress.
  */
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -216,7 +217,7 @@ export function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts))
 }
 
 /**
- * Serves until the client closes stdin (or goes away): then every run still answering a request
+ * Serves until the client closes stdin (or goes away) or a SIGTERM, SIGINT or SIGHUP: then every run still answering a request
  * is stopped (its process group ends); runs that already answered with a partial summary keep
  * going and store their output.
  */
@@ -224,14 +225,31 @@ export async function serveMcp(opts: McpOptions): Promise<number> {
   const runs = new McpRuns(opts);
   const server = buildServer(opts, runs);
   const transport = new StdioServerTransport();
+  // SIGTERM, SIGINT and SIGHUP end the server as closing stdin does (Node's default would leave
+  // the runs going); the exit code is then 128 + the signal's number.
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal: Record<string, () => void> = {};
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     process.stdin.once('end', () => done());
     process.stdin.once('close', () => done());
+    for (const signal of STOP_SIGNALS) {
+      onSignal[signal] = () => {
+        signalled ??= signal;
+        done();
+      };
+      process.on(signal, onSignal[signal] as () => void);
+    }
   });
-  await server.connect(transport);
-  await closed;
-  await runs.stopPending();
-  await server.close();
-  return 0;
+  try {
+    await server.connect(transport);
+    await closed;
+    await runs.stopPending();
+    await server.close();
+  } finally {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal[signal] as () => void);
+  }
+  return signalled ? 128 + (constants.signals[signalled] ?? 0) : 0;
 }
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;

@@ -153,6 +153,35 @@ await client.callTool({ name: 'run', arguments: { command: ${JSON.stringify(slee
     }
   });
 
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to the server ends its runs, as closing stdin does (issue 20 #8)',
+    async (signal) => {
+      const work = dir();
+      const pidFile = join(work, 'pid');
+      const client = new Client({ name: 'ctxwrap-test', version: '1.0.0' });
+      const transport = new StdioClientTransport({
+        command: 'node',
+        args: [BIN, 'mcp'],
+        env: cleanEnv(join(work, 'run')),
+      });
+      await client.connect(transport);
+      clients.push(client);
+      const call = client
+        .callTool({ name: 'run', arguments: { command: sleeper(pidFile) } })
+        .catch((e: Error) => e);
+      expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '')).toBe(
+        true,
+      );
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      const serverPid = transport.pid as number;
+      expect(alive(pid)).toBe(true);
+      process.kill(serverPid, signal);
+      expect(await until(() => !alive(pid))).toBe(true);
+      expect(await until(() => !alive(serverPid))).toBe(true);
+      await call;
+    },
+  );
+
   it('says clearly when the cwd does not exist', async () => {
     const { client } = await connect(dir());
     const result = await client.callTool({
