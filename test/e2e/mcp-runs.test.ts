@@ -194,6 +194,20 @@ await client.callTool({ name: 'run', arguments: { command: ${JSON.stringify(slee
     );
   });
 
+  it('answers a NUL in the command and a usage error of the run as errors, in ctxwrap words (issue 20)', async () => {
+    const { client } = await connect(dir());
+    const nul = await client.callTool({ name: 'run', arguments: { command: 'echo a\u0000b' } });
+    expect(nul.isError).toBe(true);
+    expect(textOf(nul)).toMatch(/^ctxwrap: .*NUL/);
+    expect(textOf(nul)).not.toMatch(/args\[|ERR_/);
+    const usage = await client.callTool({
+      name: 'run',
+      arguments: { command: 'echo hi', timeout: '99999d' },
+    });
+    expect(usage.isError).toBe(true);
+    expect(textOf(usage)).toMatch(/^ctxwrap: /);
+  });
+
   it('gives the prompt text as instructions at initialize', async () => {
     const { client } = await connect(dir());
     const instructions = client.getInstructions() ?? '';
