@@ -241,6 +241,7 @@ export async function serveMcp(opts: McpOptions): Promise<number> {
       process.on(signal, onSignal[signal] as () => void);
     }
   });
+  answerBadMessages(transport);
   try {
     await server.connect(transport);
     await closed;
@@ -253,3 +254,17 @@ export async function serveMcp(opts: McpOptions): Promise<number> {
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Answers a line that is not JSON (-32700 Parse error) or not a JSON-RPC message (-32600 Invalid
+ * Request) as JSON-RPC 2.0 asks, with a null id; the SDK's transport only reports them to onerror.
+ */
+function answerBadMessages(transport: StdioServerTransport): void {
+  transport.onerror = (error) => {
+    const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined;
+    if (code === undefined) return;
+    const message =
+      code === -32700 ? 'Parse error: the line is not JSON' : 'Invalid Request: not a JSON-RPC 2.0 message';
+    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as never).catch(() => {});
+  };
+}

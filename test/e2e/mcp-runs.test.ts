@@ -208,6 +208,31 @@ await client.callTool({ name: 'run', arguments: { command: ${JSON.stringify(slee
     expect(textOf(usage)).toMatch(/^ctxwrap: /);
   });
 
+  it('answers a line that is not JSON, or not JSON-RPC, with a JSON-RPC error (issue 20)', async () => {
+    const server = spawn('node', [BIN, 'mcp'], {
+      env: cleanEnv(join(dir(), 'run')),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    try {
+      const lines: string[] = [];
+      let rest = '';
+      server.stdout.on('data', (c: Buffer) => {
+        const parts = (rest + c.toString()).split('\n');
+        rest = parts.pop() ?? '';
+        lines.push(...parts);
+      });
+      server.stdin.write('not json{\n{"hello": 1}\n');
+      expect(await until(() => lines.length >= 2)).toBe(true);
+      const answers = lines.map((l) => JSON.parse(l));
+      expect(answers).toEqual([
+        { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } },
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } },
+      ]);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+
   it('gives the prompt text as instructions at initialize', async () => {
     const { client } = await connect(dir());
     const instructions = client.getInstructions() ?? '';
