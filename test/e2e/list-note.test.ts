@@ -51,6 +51,15 @@ describe('ctxwrap list', () => {
     expect((await ctxwrap(['list', '--json', '--run-dir', dir])).stdout).toBe('[]\n');
   });
 
+  it('shows the escapes of a run-dir name rather than sending them to the terminal (issue 20)', async () => {
+    const dir = join(tempDir(), 'run\u001b]52;c;aGk=\u0007\u001b[2J\u202e');
+    const r = await ctxwrap(['list', '--run-dir', dir]);
+    expect(r.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+    expect(r.stdout).toContain('run^[]52;c;aGk=^G^[[2J<U+202E>]');
+    const stats = await ctxwrap(['stats', '--run-dir', dir]);
+    expect(stats.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+  });
+
   it('lists newest first, in aligned columns, running and incomplete results marked', async () => {
     const dir = join(tempDir(), 'run');
     fourResults(dir);
