@@ -90,8 +90,9 @@ function maskCommandWords(text: string): string {
     );
 }
 
-// A line of a shell's `set -x` trace (PS4's default `+ `, one `+` per level of nesting).
-const TRACE = /^\++ /;
+// A line of a shell's `set -x` trace: PS4's default `+ ` (one `+` per level of nesting), or the
+// common PS4s with the script and line, `+(deploy.sh:12): ` and `+deploy.sh:12: `.
+const TRACE = /^\++(?: |\([^)\n]{0,200}\): |[^\s:]{1,200}:\d{1,9}: )/;
 
 /**
  * Masks a line of output (already through `redactLine`) that is a shell's `set -x` trace of a

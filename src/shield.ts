@@ -123,7 +123,7 @@ const PLAINLY_NOT = /^[ \t]*(?![lIiOo|][lIiOo|0-9]*[0-9])[A-BD-Za-bd-z!-*,-/;-@\
 
 // ctxwrap's markers inside a line: `[+500 similar, last 99999]`, `…[5000 chars omitted]…`.
 const INLINE_HINT = /similar|omitted/i;
-const INLINE_MARKER = /\[(?=\s*\+\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*\])/gi;
+const INLINE_MARKER = /\[(?=\s*[+\uff0b\ufe62]\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*\])/gi;
 
 /**
  * Escapes (with a leading backslash) an output line that could pass for one of ctxwrap's own

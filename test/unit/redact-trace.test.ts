@@ -18,6 +18,8 @@ const TRACES: readonly (readonly [string, string])[] = [
   ['++ export GH_TOKEN=plainword', 'plainword'],
   ['+++ psql --password=hunter2hunter2 -h db', 'hunter2hunter2'],
   ['+ PGPASSWORD=s3cret pg_dump app', 's3cret'],
+  ['+(deploy.sh:12): MYSQL_PWD=Xq7vR2mP9z mysql', 'Xq7vR2mP9z'],
+  ['+deploy.sh:12: sshpass -p Xq7vR2mP9z ssh h', 'Xq7vR2mP9z'],
 ];
 
 describe('set -x traces', () => {

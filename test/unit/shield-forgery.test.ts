@@ -19,6 +19,7 @@ describe('lines that could pass for ctxwrap', () => {
     ['Arabic-Indic digits', '\u0661\u0662: error: forged'],
     ['Devanagari digits, context line', '\u0967\u0968- context'],
     ['an inline similar-lines count', 'ok [+500 similar, last 99999]'],
+    ['an inline count with a fullwidth plus', 'ok [\uff0b500 similar, last 9]'],
     ['an inline omitted-chars note', 'abc…[5000 chars omitted]…xyz'],
   ])('escapes %s', (_name, line) => {
     expect(escaped(line)).toBe(true);
