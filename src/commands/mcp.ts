@@ -244,6 +244,7 @@ export async function serveMcp(opts: McpOptions): Promise<number> {
   answerBadMessages(transport);
   try {
     await server.connect(transport);
+    refuseUnknownTools(transport);
     await closed;
     await runs.stopPending();
     await server.close();
@@ -254,6 +255,28 @@ export async function serveMcp(opts: McpOptions): Promise<number> {
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/** The tools buildServer registers (the e2e test checks this against tools/list). */
+const TOOL_NAMES: readonly string[] = ['run', 'read', 'search', 'list', 'note'];
+
+/**
+ * A tools/call of a tool that does not exist gets a JSON-RPC error, -32602 Invalid params, as the
+ * MCP specification asks (2025-06-18, tools, error handling: unknown tools are protocol errors);
+ * the SDK (1.32) would answer it as a tool result with isError. Done at the transport, ahead of
+ * the SDK's dispatch.
+ */
+function refuseUnknownTools(transport: StdioServerTransport): void {
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    const m = message as { id?: string | number; method?: string; params?: { name?: unknown } };
+    if (m.method === 'tools/call' && m.id !== undefined && !TOOL_NAMES.includes(String(m.params?.name))) {
+      const error = { code: -32602, message: `Unknown tool: ${String(m.params?.name)}` };
+      void transport.send({ jsonrpc: '2.0', id: m.id, error } as never).catch(() => {});
+      return;
+    }
+    deliver?.(message);
+  };
+}
 
 /**
  * Answers a line that is not JSON (-32700 Parse error) or not a JSON-RPC message (-32600 Invalid

@@ -233,6 +233,15 @@ await client.callTool({ name: 'run', arguments: { command: ${JSON.stringify(slee
     }
   });
 
+  it('answers a call of a tool that does not exist with a -32602 protocol error (issue 22 #11)', async () => {
+    const { client } = await connect(dir());
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(['list', 'note', 'read', 'run', 'search']);
+    const answer = await client.callTool({ name: 'nosuch', arguments: {} }).catch((e: unknown) => e);
+    expect(answer).toMatchObject({ code: -32602 });
+    expect(textOf(await client.callTool({ name: 'list', arguments: {} }))).toContain('ctxwrap');
+  });
+
   it('gives the prompt text as instructions at initialize', async () => {
     const { client } = await connect(dir());
     const instructions = client.getInstructions() ?? '';
