@@ -6,6 +6,7 @@
  */
 import { keyBlockStep, mask, redactLine } from './redact.js';
 import { maskTraceLine } from './redact-command.js';
+import { maskContinuation } from './split-secret.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -28,7 +29,11 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
           typeof r === 'object' && r !== null && typeof r.from === 'number' && typeof r.to === 'number',
       )
     : [];
-  return (line, text) => {
+  // The line shown just before, as stored: a secret may begin at its end (see maskContinuation).
+  let before: { line: number; text: string } | undefined;
+  return (line, stored) => {
+    const text = before?.line === line - 1 ? maskContinuation(before.text, stored) : stored;
+    before = { line, text: stored };
     const range = ranges.find((r) => line >= r.from && line <= r.to);
     return inertInline(range ? inKeyBlock(text, line > range.from) : maskTraceLine(redactLine(text)));
   };
