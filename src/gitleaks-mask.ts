@@ -95,6 +95,18 @@ function secretSpan(rule: GitleaksRule, m: RegExpExecArray): [number, number] | 
   return indices[0];
 }
 
+/**
+ * True when a candidate touches a mask (`…[redacted:x]` before it, `[redacted:x]…` after): it
+ * was glued to a token masked before, so a second pass must not find it where the first did not
+ * (masking stays idempotent, as in redact.ts).
+ */
+function touchesMask(line: string, from: number, to: number): boolean {
+  return (
+    line.startsWith('[redacted:', to) ||
+    (line.charAt(from - 1) === ']' && /\[redacted:[\w-]+\]$/.test(line.slice(Math.max(0, from - 64), from)))
+  );
+}
+
 const headOf = (line: string): string => (line.length > MAX_LINE ? line.slice(0, MAX_LINE) : line);
 
 /** True when the line may hold a secret of some gitleaks rule (false for sure otherwise). */
@@ -130,7 +142,7 @@ export function maskGitleaks(
       if (!span || span[1] <= span[0]) continue;
       const secret = head.slice(span[0], span[1]);
       if (rule.entropy !== undefined && entropy(secret) < rule.entropy) continue;
-      if (!keep(secret)) continue;
+      if (!keep(secret) || touchesMask(head, span[0], span[1])) continue;
       spans.push([span[0], span[1], rule.id]);
     }
   }
