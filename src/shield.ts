@@ -127,8 +127,7 @@ const FORGED = /^\\*(?:\[\s*ctxwrap\b|ctxwrap\s*:|\+?\d+(?::(?!\d)|- ))/;
 const PLAINLY_NOT = /^[ \t]*(?![lIiOo|][lIiOo|0-9]*[0-9])[A-BD-Za-bd-z!-*,-/;-@\]-`{-~]/;
 
 // ctxwrap's markers inside a line: `[+500 similar, last 99999]`, `…[5000 chars omitted]…`.
-const INLINE_HINT = /similar|omitted/i;
-const INLINE_MARKER = /\[(?=\s*[+\uff0b\ufe62]\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*\])/gi;
+const INLINE_MARKER = /\[(?=\s*[+\uff0b\ufe62]\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*\])/g;
 
 /**
  * Escapes (with a leading backslash) an output line that could pass for one of ctxwrap's own
@@ -147,5 +146,5 @@ export function inertLine(text: string): string {
  * that ctxwrap's own notes added later stay as they are).
  */
 export function inertInline(text: string): string {
-  return INLINE_HINT.test(text) ? text.replace(INLINE_MARKER, '\\[') : text;
+  return text.includes('similar') || text.includes('omitted') ? text.replace(INLINE_MARKER, '\\[') : text;
 }

@@ -21,7 +21,8 @@ const ENDS_OPEN =
  * without one (a wrapped token).
  */
 export function maskContinuation(before: string, line: string): string {
-  if (!ENDS_OPEN.test(before)) return line;
+  // Only the end of the line is looked at (a regex ending in $ would try every position).
+  if (!ENDS_OPEN.test(before.length > 40 ? before.slice(-40) : before)) return line;
   const head = HEAD.exec(line);
   const tail = TAIL.exec(before.trimEnd())?.[0];
   if (!head || !tail) return line;
