@@ -74,7 +74,7 @@ function bashScript(spec: ProgramSpec): string {
       );
     const arg =
       c.argument?.kind === 'id'
-        ? `COMPREPLY=($(compgen -W "$(${fn}_ids)" -- "$cur"))`
+        ? `${fn}_complete_ids "$cur"`
         : c.argument?.kind === 'choices'
           ? `COMPREPLY=($(compgen -W "${words(c.argument.values)}" -- "$cur"))`
           : c.argument?.kind === 'command'
@@ -100,9 +100,18 @@ ${fn}_ids() {
   for f in "$dir"/*.json; do
     [ -e "$f" ] || continue
     f="\${f##*/}"
-    case "$f" in *.fp.json) continue ;; esac
+    case "$f" in *.fp.json | *[!A-Za-z0-9._-]*) continue ;; esac
     printf '%s\\n' "\${f%.json}"
   done
+}
+
+# Ids starting with $1, matched here rather than by compgen -W, which would expand $(...) in them.
+${fn}_complete_ids() {
+  local id
+  COMPREPLY=()
+  while IFS= read -r id; do
+    [[ "$id" == "$1"* ]] && COMPREPLY+=("$id")
+  done < <(${fn}_ids)
 }
 
 ${fn}() {

@@ -7,6 +7,7 @@ import { type FailOpen, readEnv, resolveRunDir } from './env.js';
 import { MAX_TIMER_MS, parseDuration } from './parse-duration.js';
 import { parseRatio, parseWhole } from './parse-number.js';
 import { parseSize } from './parse-size.js';
+import { DEFAULT_SHELL, shellFromEnv } from './runnable-shell.js';
 import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary/render.js';
 
 export { parseWhole };
@@ -90,7 +91,7 @@ export function resolveRunConfig(
     killGraceMs: readEnv(env, 'CTXWRAP_KILL_GRACE', open('the default 3s')) ?? DEFAULT_KILL_GRACE_MS,
     drainMs: readEnv(env, 'CTXWRAP_DRAIN', open('the default 100ms')) ?? DEFAULT_DRAIN_MS,
     stdinWaitMs: readEnv(env, 'CTXWRAP_STDIN_WAIT', open('the default 2s')) ?? DEFAULT_STDIN_WAIT_MS,
-    shell: flags.shell ?? readEnv(env, 'CTXWRAP_SHELL') ?? '/bin/sh',
+    shell: flags.shell ?? envShell(readEnv(env, 'CTXWRAP_SHELL'), env, warn),
     maxOutputBytes:
       flags.maxOutput !== undefined
         ? parseSize(flags.maxOutput, '--max-output')
@@ -102,6 +103,12 @@ export function resolveRunConfig(
   };
   if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
   return config;
+}
+
+/** CTXWRAP_SHELL, or /bin/sh; one that cannot run is /bin/sh after a warning, when there is `warn`. */
+function envShell(value: string | undefined, env: NodeJS.ProcessEnv, warn?: (text: string) => void): string {
+  if (value === undefined) return DEFAULT_SHELL;
+  return warn ? shellFromEnv(value, env, warn) : value;
 }
 
 /** Hits `search` prints by default. */

@@ -2,9 +2,11 @@
  * What must never reach the agent from a stored output, applied to every line ctxwrap prints
  * from one (summary, read, search): the lines of a PEM private-key block are masked whole, by
  * their line numbers (found while capturing), and known credential formats are masked in the
- * others.
+ * others, with the command-line rules in the lines of a `set -x` trace.
  */
 import { keyBlockStep, mask, redactLine } from './redact.js';
+import { maskTraceLine } from './redact-command.js';
+import { maskContinuation } from './split-secret.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -15,8 +17,8 @@ export interface LineRange {
 /** Masks one cleaned line, given its line number in the stored file. */
 export type Shield = (line: number, text: string) => string;
 
-/** The identity: for `--no-redact`. */
-export const NO_SHIELD: Shield = (_line, text) => text;
+/** No masking (for `--no-redact`): only ctxwrap's inline markers are escaped. */
+export const NO_SHIELD: Shield = (_line, text) => inertInline(text);
 
 export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true): Shield {
   if (!enabled) return NO_SHIELD;
@@ -27,9 +29,13 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
           typeof r === 'object' && r !== null && typeof r.from === 'number' && typeof r.to === 'number',
       )
     : [];
-  return (line, text) => {
+  // The line shown just before, as stored: a secret may begin at its end (see maskContinuation).
+  let before: { line: number; text: string } | undefined;
+  return (line, stored) => {
+    const text = before?.line === line - 1 ? maskContinuation(before.text, stored) : stored;
+    before = { line, text: stored };
     const range = ranges.find((r) => line >= r.from && line <= r.to);
-    return range ? inKeyBlock(text, line > range.from) : redactLine(text);
+    return inertInline(range ? inKeyBlock(text, line > range.from) : maskTraceLine(redactLine(text)));
   };
 }
 
@@ -70,14 +76,21 @@ const CONFUSABLES = new Map<string, string>(
  * The patterns of seenStart, made on its first call: their Unicode property classes make V8 build
  * ICU sets (about a millisecond), which a run whose lines all start plainly never needs.
  */
-let patterns: { invisible: RegExp; leading: RegExp; confusable: RegExp } | undefined;
+let patterns:
+  | { invisible: RegExp; leading: RegExp; marks: RegExp; digits: RegExp; confusable: RegExp }
+  | undefined;
 const startPatterns = () =>
   (patterns ??= {
     // What may come before a forged marker and not be seen: spaces, format and other
     // default-ignorable characters (U+034F, U+115F, U+3164, U+FE0F, U+FFA0, tags), characters
-    // drawn blank (U+2800), controls, and combining marks with nothing to combine with.
-    invisible: /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0]/gu,
+    // drawn blank (U+2800), private-use and unassigned code points (no glyph, or one a font
+    // made up), controls, and combining marks with nothing to combine with.
+    invisible: /[\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0]/gu,
     leading: /^[\s\p{Cc}\p{M}]+/u,
+    // Accents on letters (`ctx̀wrap`), after NFKD has split them off.
+    marks: /\p{M}/gu,
+    // Digits of any script (`١٢:`) read as digits.
+    digits: /\p{Nd}/gu,
     confusable: new RegExp(`[${Object.values(LOOK_ALIKES).join('')}]`, 'gu'),
   });
 
@@ -86,16 +99,22 @@ const startPatterns = () =>
  * NFKC-folded (fullwidth `［ｃｔｘ`), look-alikes mapped to ASCII, lower-cased.
  */
 function seenStart(text: string): string {
-  const { invisible, leading, confusable } = startPatterns();
+  const { invisible, leading, marks, digits, confusable } = startPatterns();
   return text
     .slice(0, 96)
     .replace(invisible, '')
     .replace(leading, '')
-    .normalize('NFKC')
+    .normalize('NFKD')
+    .replace(marks, '')
     .replace(invisible, '')
+    .replace(digits, '0')
     .replace(confusable, (c) => CONFUSABLES.get(c) ?? c)
-    .toLowerCase();
+    .toLowerCase()
+    .replace(DIGIT_LOOK_ALIKES, (run) => run.replace(/[lio|]/g, '0'));
 }
+
+// A leading number with letters that pass for digits in it (`l2:`, `1O-`): read as a number.
+const DIGIT_LOOK_ALIKES = /^\\*\+?[0-9lio|]*[0-9][0-9lio|]*(?=[:-])/;
 
 /**
  * Lines that could pass for ctxwrap's own: a `[ctxwrap …]` marker, a `ctxwrap: …` warning, or
@@ -104,16 +123,28 @@ function seenStart(text: string): string {
  */
 const FORGED = /^\\*(?:\[\s*ctxwrap\b|ctxwrap\s*:|\+?\d+(?::(?!\d)|- ))/;
 // Lines that cannot start like one: a plain ASCII letter other than c, or an ASCII punctuation
-// other than [ \ +, come first.
-const PLAINLY_NOT = /^[ \t]*[A-BD-Za-bd-z!-*,-/;-@\]-`{-~]/;
+// other than [ \ +, come first (and not a letter that passes for a digit before a digit).
+const PLAINLY_NOT = /^[ \t]*(?![lIiOo|][lIiOo|0-9]*[0-9])[A-BD-Za-bd-z!-*,-/;-@\]-`{-~]/;
+
+// ctxwrap's markers inside a line: `[+500 similar, last 99999]`, `…[5000 chars omitted]…`.
+const INLINE_MARKER = /\[(?=\s*[+\uff0b\ufe62]\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*\])/g;
 
 /**
  * Escapes (with a leading backslash) an output line that could pass for one of ctxwrap's own
  * lines once invisible characters are dropped and look-alikes folded, so that nothing a
  * command prints can forge a marker, a warning or a numbered line. Every line ctxwrap prints
- * from an output goes through it (summary, read, search).
+ * from an output goes through it (summary, read, search); see inertInline for markers inside.
  */
 export function inertLine(text: string): string {
   if (PLAINLY_NOT.test(text)) return text;
   return FORGED.test(seenStart(text)) ? `\\${text}` : text;
+}
+
+/**
+ * Escapes ctxwrap's inline markers (`[+N similar, last L]`, `…[N chars omitted]…`) anywhere in
+ * an output line, by a backslash before the `[`. Part of every shield (before a line is cut, so
+ * that ctxwrap's own notes added later stay as they are).
+ */
+export function inertInline(text: string): string {
+  return text.includes('similar') || text.includes('omitted') ? text.replace(INLINE_MARKER, '\\[') : text;
 }

@@ -2,7 +2,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { formatBytes } from '../format.js';
 import { countNewlinesBetween } from '../read/line-reader.js';
-import { maskArgv, maskCommandLine } from '../redact.js';
+import { maskArgv, maskCommandLine } from '../redact-command.js';
 import type { ResultMeta } from '../store/results.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';

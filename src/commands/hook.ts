@@ -7,7 +7,7 @@
  * prints nothing and exits 0, so the command runs as the agent wrote it.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { resolveRunDir } from '../env.js';
 import { CtxwrapError } from '../errors.js';
@@ -26,6 +26,7 @@ import {
   settingsFiles,
 } from '../hook/permission-rules.js';
 import { shellQuote } from '../hook/quote.js';
+import { appendLine } from '../store/append-line.js';
 import { allocateResult, planResult } from './finish.js';
 
 export interface HookOptions {
@@ -279,7 +280,7 @@ function sessionStart(input: PreToolUseInput, opts: HookOptions): number {
     return explainOr(opts, 'no valid session id');
   if (!file || !isAbsolute(file)) return explainOr(opts, 'no CLAUDE_ENV_FILE');
   const line = `export CTXWRAP_RUN_DIR=${shellQuote(sessionRunDir(opts.env, input.session_id))}\n`;
-  appendFileSync(file, line, { mode: 0o600 });
+  if (!appendLine(file, line)) return explainOr(opts, `CLAUDE_ENV_FILE is not a regular file: ${file}`);
   return explainOr(opts, `appended to ${file}: ${line.trim()}`);
 }
 

@@ -5,16 +5,7 @@
  * AGENTS.md, GEMINI.md). A settings file is backed up before it is changed; running it twice
  * changes nothing; removing it puts back what was there, byte for byte.
  */
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { CtxwrapError, EXIT_FAILURE } from '../errors.js';
@@ -29,6 +20,7 @@ import {
 } from '../hook/claude-settings.js';
 import { isOurPlugin, opencodePlugin } from '../hook/opencode-plugin.js';
 import { PROMPT_MARKDOWN } from '../prompt-text.js';
+import { jsonWithoutComments, writeConfigFile } from '../store/edit-config-file.js';
 import { reason } from '../store/run-dir.js';
 import { selfCommand } from './hook.js';
 
@@ -115,7 +107,7 @@ function parseSettings(file: string, text: string | undefined): Record<string, u
   if (text === undefined || text.trim() === '') return {};
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(jsonWithoutComments(text));
   } catch {
     throw new CtxwrapError(`${file} is not valid JSON; fix it by hand, then run this again`, EXIT_FAILURE);
   }
@@ -128,13 +120,10 @@ function parseSettings(file: string, text: string | undefined): Record<string, u
   return value as Record<string, unknown>;
 }
 
-/** Writes through a temporary file and a rename, so that a reader never sees half a file. */
+/** Writes through a temporary file and a rename, through a symlink, keeping the mode (see writeConfigFile). */
 function writeFile(file: string, text: string): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    const tmp = `${file}.ctxwrap-tmp-${process.pid}`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    writeConfigFile(file, text);
   } catch (error) {
     throw new CtxwrapError(`cannot write ${file}: ${reason(error)}`, EXIT_FAILURE);
   }
@@ -171,14 +160,16 @@ function uninstallHooks(file: string, layout: HookLayout): string {
     removeIfEmpty(dirname(file));
     return 'removed the ctxwrap hooks (and the file, which ctxwrap had created)';
   }
-  copyFileSync(file, backup);
+  // Edited since the install: the backup is of an older file, no use any more.
+  if (saved !== undefined) unlinkSync(backup);
   writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
-  return `removed the ctxwrap hooks, kept every other setting (backup: ${backup})`;
+  return 'removed the ctxwrap hooks, kept every other setting';
 }
 
 function sameJson(text: string, value: unknown): boolean {
   try {
-    return canonicalJson(JSON.parse(text)) === canonicalJson(value);
+    if (text.trim() === '') return canonicalJson({}) === canonicalJson(value);
+    return canonicalJson(JSON.parse(jsonWithoutComments(text))) === canonicalJson(value);
   } catch {
     return false;
   }

@@ -1,4 +1,5 @@
 /** `ctxwrap list`: the registry of a run directory, newest first. */
+import { showControls } from '../controls.js';
 import { formatBytes, formatCount } from '../format.js';
 import { safeJson } from '../safe-json.js';
 import { readNote } from '../store/notes.js';
@@ -115,7 +116,7 @@ function exitText(r: ListedResult): string {
 }
 
 function table(dir: RunDir, rows: ListedResult[], hidden: number, paint?: ListPaint): string {
-  if (rows.length === 0) return `[ctxwrap: no results in ${dir.root}]\n`;
+  if (rows.length === 0) return `[ctxwrap: no results in ${showControls(dir.root)}]\n`;
   const withNotes = rows.some((r) => r.note);
   const header = ['ID', 'AGE', 'EXIT', 'LINES', 'SIZE', 'COMMAND', ...(withNotes ? ['NOTE'] : [])];
   const cells = rows.map((r) => [

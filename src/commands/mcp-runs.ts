@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CtxwrapError } from '../errors.js';
+import { CtxwrapError, EXIT_USAGE } from '../errors.js';
 import { formatBytes, formatCount, formatDuration } from '../format.js';
 import { ownNodeEnv } from '../own-node-env.js';
 import { parseMeta, resultPaths } from '../store/results.js';
@@ -68,6 +68,10 @@ export class McpRuns {
   /** Starts a run and answers when it ends, is cancelled, or its wait has passed. */
   start(o: StartOptions): Promise<ToolText> {
     checkDirectory(o.cwd);
+    if (o.command.includes('\0'))
+      throw new CtxwrapError(
+        'command holds a NUL byte, which no shell command can; send the command as text',
+      );
     // Where nothing can be stored, the child passes the output through: it is summarised here
     // (bounded, cleaned, masked) as it streams, never handed back raw.
     let unstored: Collector | undefined;
@@ -172,7 +176,10 @@ export class McpRuns {
             buildSummary(unstored.end(), facts, { budget: o.budget ?? DEFAULT_BUDGET }),
           );
           finish({ content: [{ type: 'text', text: summary + warnings }] });
-        } else finish({ content: [{ type: 'text', text: text + warnings } as const] });
+        } else if (text === '' && exitCode === EXIT_USAGE && warnings.startsWith('ctxwrap: '))
+          // The run refused its arguments (a bad timeout, say): the command never ran.
+          finish({ content: [{ type: 'text', text: warnings.trim() }], isError: true });
+        else finish({ content: [{ type: 'text', text: text + warnings } as const] });
       });
     });
   }

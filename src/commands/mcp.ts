@@ -5,6 +5,7 @@
  * every command prints into a buffer. A run is a ctxwrap child process of its own (see
  * mcp-runs.ts), so that each can be cancelled, time out of the request, and report progress.
  */
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -216,7 +217,7 @@ export function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts))
 }
 
 /**
- * Serves until the client closes stdin (or goes away): then every run still answering a request
+ * Serves until the client closes stdin (or goes away) or a SIGTERM, SIGINT or SIGHUP: then every run still answering a request
  * is stopped (its process group ends); runs that already answered with a partial summary keep
  * going and store their output.
  */
@@ -224,14 +225,69 @@ export async function serveMcp(opts: McpOptions): Promise<number> {
   const runs = new McpRuns(opts);
   const server = buildServer(opts, runs);
   const transport = new StdioServerTransport();
+  // SIGTERM, SIGINT and SIGHUP end the server as closing stdin does (Node's default would leave
+  // the runs going); the exit code is then 128 + the signal's number.
+  let signalled: NodeJS.Signals | undefined;
+  const onSignal: Record<string, () => void> = {};
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     process.stdin.once('end', () => done());
     process.stdin.once('close', () => done());
+    for (const signal of STOP_SIGNALS) {
+      onSignal[signal] = () => {
+        signalled ??= signal;
+        done();
+      };
+      process.on(signal, onSignal[signal] as () => void);
+    }
   });
-  await server.connect(transport);
-  await closed;
-  await runs.stopPending();
-  await server.close();
-  return 0;
+  answerBadMessages(transport);
+  try {
+    await server.connect(transport);
+    refuseUnknownTools(transport);
+    await closed;
+    await runs.stopPending();
+    await server.close();
+  } finally {
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal[signal] as () => void);
+  }
+  return signalled ? 128 + (constants.signals[signalled] ?? 0) : 0;
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/** The tools buildServer registers (the e2e test checks this against tools/list). */
+const TOOL_NAMES: readonly string[] = ['run', 'read', 'search', 'list', 'note'];
+
+/**
+ * A tools/call of a tool that does not exist gets a JSON-RPC error, -32602 Invalid params, as the
+ * MCP specification asks (2025-06-18, tools, error handling: unknown tools are protocol errors);
+ * the SDK (1.32) would answer it as a tool result with isError. Done at the transport, ahead of
+ * the SDK's dispatch.
+ */
+function refuseUnknownTools(transport: StdioServerTransport): void {
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    const m = message as { id?: string | number; method?: string; params?: { name?: unknown } };
+    if (m.method === 'tools/call' && m.id !== undefined && !TOOL_NAMES.includes(String(m.params?.name))) {
+      const error = { code: -32602, message: `Unknown tool: ${String(m.params?.name)}` };
+      void transport.send({ jsonrpc: '2.0', id: m.id, error } as never).catch(() => {});
+      return;
+    }
+    deliver?.(message);
+  };
+}
+
+/**
+ * Answers a line that is not JSON (-32700 Parse error) or not a JSON-RPC message (-32600 Invalid
+ * Request) as JSON-RPC 2.0 asks, with a null id; the SDK's transport only reports them to onerror.
+ */
+function answerBadMessages(transport: StdioServerTransport): void {
+  transport.onerror = (error) => {
+    const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined;
+    if (code === undefined) return;
+    const message =
+      code === -32700 ? 'Parse error: the line is not JSON' : 'Invalid Request: not a JSON-RPC 2.0 message';
+    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as never).catch(() => {});
+  };
 }

@@ -3,6 +3,7 @@
  * result against everything printed to the agent about it (summaries, and every `read`,
  * `search` and `show` since, from the ledger).
  */
+import { showControls } from '../controls.js';
 import { formatBytes, formatCount, formatTokens } from '../format.js';
 import { safeJson } from '../safe-json.js';
 import { readLedger } from '../store/ledger.js';
@@ -121,7 +122,7 @@ export async function showStats(opts: StatsOptions): Promise<number> {
 }
 
 function render(s: Stats): string {
-  if (s.results === 0) return `[ctxwrap: no results in ${s.runDir}]\n`;
+  if (s.results === 0) return `[ctxwrap: no results in ${showControls(s.runDir)}]\n`;
   const states = [
     s.running ? `${s.running} running` : '',
     s.incomplete ? `${s.incomplete} incomplete` : '',

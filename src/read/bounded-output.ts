@@ -38,6 +38,9 @@ export function utf8Prefix(bytes: Buffer, max: number): Buffer {
   return bytes.subarray(0, end);
 }
 
+/** The note when no line fits and the note itself would not fit either (at least this is said). */
+export const SHORT_NOTE = '[ctxwrap: raise --max-chars]';
+
 /** Narrower than this, a line cut to make room for the note is not worth showing. */
 const MIN_RECUT = 16;
 
@@ -95,7 +98,8 @@ export class BoundedOutput {
     for (let tries = 0; ; tries++) {
       const text = note();
       const room = this.max - (text === undefined ? 0 : text.length + 1);
-      if (this.used <= room || this.lines.length === 0) return text;
+      if (this.used <= room) return text;
+      if (this.lines.length === 0) return text === undefined || text.length <= this.max ? text : SHORT_NOTE;
       const only = this.lines.length === 1 ? (this.lines[0] as OutputLine) : undefined;
       if (only?.recut && tries < 6) {
         if (this.trimmed?.line !== only.line) {

@@ -37,6 +37,19 @@ describe('a bad CTXWRAP_* value: one warning, the default, the command runs', ()
     expect(storedOutput(runDir, onlyId(runDir)).toString()).toBe('hi\n');
   });
 
+  it.each(['/nonexistent', '/tmp', 'no-such-shell-ctxwrap'])(
+    'CTXWRAP_SHELL=%s: /bin/sh runs the command, after one warning (issue 20)',
+    async (shell) => {
+      const runDir = join(tempDir(), 'run');
+      const r = await ctxwrap(['-c', 'echo hi'], { runDir, env: { CTXWRAP_SHELL: shell } });
+      expect(r.stderr).toBe(
+        `ctxwrap: CTXWRAP_SHELL names no program that can run (got '${shell}'); using /bin/sh and running the command\n`,
+      );
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/^hi\n/);
+    },
+  );
+
   it('uses the default in place of the bad value', async () => {
     const print = 'i=0; while [ $i -lt 300 ]; do echo "line $i of a long output"; i=$((i+1)); done';
     const bad = await ctxwrap(['-c', print], {

@@ -219,6 +219,25 @@ describe('ctxwrap hook claude on SessionStart', () => {
     expect(shown).toMatchObject({ exitCode: 0, stdout: 'by-id\n', stderr: '' });
   });
 
+  it('starts its export on a line of its own, and leaves a FIFO alone (issue 20 #10)', () => {
+    const start = JSON.stringify({ session_id: SESSION, hook_event_name: 'SessionStart', source: 'startup' });
+    const envFile = join(box.root, 'no-newline.sh');
+    writeFileSync(envFile, 'export PATH=/opt/tool/bin:$PATH');
+    expect(hook(start, { ...env, CLAUDE_ENV_FILE: envFile })).toMatchObject({ exitCode: 0, stderr: '' });
+    const dir = join(box.runDir, 'sessions', SESSION);
+    expect(readFileSync(envFile, 'utf8')).toBe(
+      `export PATH=/opt/tool/bin:$PATH\nexport CTXWRAP_RUN_DIR=${dir}\n`,
+    );
+    const fifo = join(box.root, 'env.fifo');
+    expect(shSync(`mkfifo ${JSON.stringify(fifo)}`).exitCode).toBe(0);
+    // Blocked on the FIFO, the hook would end by its watchdog, with a message on stderr.
+    expect(hook(start, { ...env, CLAUDE_ENV_FILE: fifo })).toMatchObject({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
   it('writes nothing without CLAUDE_ENV_FILE or with a bad session id', () => {
     const start = (id: string) =>
       JSON.stringify({ session_id: id, hook_event_name: 'SessionStart', source: 'startup' });

@@ -1,11 +1,14 @@
 // `ctxwrap init claude` on a temp project (and a temp HOME for --global): installs the hooks and
 // the instructions, changes nothing the second time, and --uninstall puts back what was there.
 import {
+  chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -183,5 +186,61 @@ describe('ctxwrap init claude', () => {
       stderr:
         "ctxwrap: command-argument value 'cursor' is invalid for argument 'agent'. Allowed choices are claude, codex, gemini, opencode. (see ctxwrap --help)\n",
     });
+  });
+});
+
+describe('init writes through what the user has (issue 20 #11)', () => {
+  it('writes through a symlinked settings.json and CLAUDE.md (dotfiles), and uninstall leaves the links', () => {
+    const dotfiles = join(box.root, 'dotfiles');
+    mkdirSync(dotfiles);
+    const claudeDir = join(box.home, '.claude');
+    mkdirSync(claudeDir, { recursive: true });
+    writeFileSync(join(dotfiles, 'settings.json'), OTHER_SETTINGS);
+    writeFileSync(join(dotfiles, 'CLAUDE.md'), 'Be brief.\n');
+    symlinkSync(join(dotfiles, 'settings.json'), join(claudeDir, 'settings.json'));
+    symlinkSync(join(dotfiles, 'CLAUDE.md'), join(claudeDir, 'CLAUDE.md'));
+    expect(init('--global').exitCode).toBe(0);
+    expect(lstatSync(join(claudeDir, 'settings.json')).isSymbolicLink()).toBe(true);
+    expect(lstatSync(join(claudeDir, 'CLAUDE.md')).isSymbolicLink()).toBe(true);
+    expect(read(join(dotfiles, 'settings.json'))).toContain('ctxwrap');
+    expect(read(join(dotfiles, 'CLAUDE.md'))).toContain(BLOCK_START);
+    expect(init('--global', '--uninstall').exitCode).toBe(0);
+    expect(lstatSync(join(claudeDir, 'settings.json')).isSymbolicLink()).toBe(true);
+    expect(read(join(dotfiles, 'settings.json'))).toBe(OTHER_SETTINGS);
+    expect(read(join(dotfiles, 'CLAUDE.md'))).toBe('Be brief.\n');
+  });
+
+  it('keeps the mode of the settings file, puts back an empty one as empty, and leaves no backup behind', () => {
+    mkdirSync(join(project, '.claude'));
+    writeFileSync(settingsPath(), '');
+    chmodSync(settingsPath(), 0o640);
+    expect(init().exitCode).toBe(0);
+    expect(statSync(settingsPath()).mode & 0o777).toBe(0o640);
+    expect(init('--uninstall').exitCode).toBe(0);
+    expect(read(settingsPath())).toBe('');
+    expect(statSync(settingsPath()).mode & 0o777).toBe(0o640);
+    // Edited between install and uninstall: the hooks go, the edit stays, no backup is left.
+    expect(init().exitCode).toBe(0);
+    const edited = JSON.parse(read(settingsPath()));
+    writeFileSync(settingsPath(), JSON.stringify({ ...edited, model: 'opus' }));
+    expect(init('--uninstall').exitCode).toBe(0);
+    expect(JSON.parse(read(settingsPath()))).toEqual({ model: 'opus' });
+    expect(existsSync(`${settingsPath()}.ctxwrap-backup`)).toBe(false);
+  });
+});
+
+describe('init gemini (issue 20 #11)', () => {
+  it('takes settings with comments, as Gemini does', () => {
+    const dir = join(project, '.gemini');
+    mkdirSync(dir);
+    const withComments =
+      '{\n  // the look\n  "theme": "GitHub", /* block */\n  "general": { "vimMode": true },\n}\n';
+    writeFileSync(join(dir, 'settings.json'), withComments);
+    const r = ctxwrapSync(['init', 'gemini'], { env: box.env, cwd: project });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(read(join(dir, 'settings.json'))).toContain('ctxwrap');
+    expect(ctxwrapSync(['init', 'gemini', '--uninstall'], { env: box.env, cwd: project }).exitCode).toBe(0);
+    expect(read(join(dir, 'settings.json'))).toBe(withComments);
   });
 });

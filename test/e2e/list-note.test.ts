@@ -1,9 +1,19 @@
 // `ctxwrap list` and `ctxwrap note` as a process: the CLI's wiring of their options, and a note
 // set while the run is still going. Their logic is tested in-process in unit/list-note-command.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ctxwrap, startRunning, tempDir, writeResult } from '../support.js';
 
 describe('ctxwrap list and note', () => {
+  it('shows the escapes of a run-dir name rather than sending them to the terminal (issue 20)', async () => {
+    const dir = join(tempDir(), 'run\u001b]52;c;aGk=\u0007\u001b[2J\u202e');
+    const r = await ctxwrap(['list', '--run-dir', dir]);
+    expect(r.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+    expect(r.stdout).toContain('run^[]52;c;aGk=^G^[[2J<U+202E>]');
+    const stats = await ctxwrap(['stats', '--run-dir', dir]);
+    expect(stats.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+  });
+
   it('take their arguments, options and CTXWRAP_TTL from the command line', async () => {
     const dir = tempDir();
     writeResult(dir, 'new_00000001', 'x\n');

@@ -153,6 +153,35 @@ await client.callTool({ name: 'run', arguments: { command: ${JSON.stringify(slee
     }
   });
 
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s to the server ends its runs, as closing stdin does (issue 20 #8)',
+    async (signal) => {
+      const work = dir();
+      const pidFile = join(work, 'pid');
+      const client = new Client({ name: 'ctxwrap-test', version: '1.0.0' });
+      const transport = new StdioClientTransport({
+        command: 'node',
+        args: [BIN, 'mcp'],
+        env: cleanEnv(join(work, 'run')),
+      });
+      await client.connect(transport);
+      clients.push(client);
+      const call = client
+        .callTool({ name: 'run', arguments: { command: sleeper(pidFile) } })
+        .catch((e: Error) => e);
+      expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '')).toBe(
+        true,
+      );
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      const serverPid = transport.pid as number;
+      expect(alive(pid)).toBe(true);
+      process.kill(serverPid, signal);
+      expect(await until(() => !alive(pid))).toBe(true);
+      expect(await until(() => !alive(serverPid))).toBe(true);
+      await call;
+    },
+  );
+
   it('says clearly when the cwd does not exist', async () => {
     const { client } = await connect(dir());
     const result = await client.callTool({
@@ -163,6 +192,54 @@ await client.callTool({ name: 'run', arguments: { command: ${JSON.stringify(slee
     expect(textOf(result)).toBe(
       "ctxwrap: cwd /nonexistent/ctxwrap-dir does not exist; give an existing directory (or none, for the server's)",
     );
+  });
+
+  it('answers a NUL in the command and a usage error of the run as errors, in ctxwrap words (issue 20)', async () => {
+    const { client } = await connect(dir());
+    const nul = await client.callTool({ name: 'run', arguments: { command: 'echo a\u0000b' } });
+    expect(nul.isError).toBe(true);
+    expect(textOf(nul)).toMatch(/^ctxwrap: .*NUL/);
+    expect(textOf(nul)).not.toMatch(/args\[|ERR_/);
+    const usage = await client.callTool({
+      name: 'run',
+      arguments: { command: 'echo hi', timeout: '99999d' },
+    });
+    expect(usage.isError).toBe(true);
+    expect(textOf(usage)).toMatch(/^ctxwrap: /);
+  });
+
+  it('answers a line that is not JSON, or not JSON-RPC, with a JSON-RPC error (issue 20)', async () => {
+    const server = spawn('node', [BIN, 'mcp'], {
+      env: cleanEnv(join(dir(), 'run')),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    try {
+      const lines: string[] = [];
+      let rest = '';
+      server.stdout.on('data', (c: Buffer) => {
+        const parts = (rest + c.toString()).split('\n');
+        rest = parts.pop() ?? '';
+        lines.push(...parts);
+      });
+      server.stdin.write('not json{\n{"hello": 1}\n');
+      expect(await until(() => lines.length >= 2)).toBe(true);
+      const answers = lines.map((l) => JSON.parse(l));
+      expect(answers).toEqual([
+        { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } },
+        { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.any(String) } },
+      ]);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+
+  it('answers a call of a tool that does not exist with a -32602 protocol error (issue 22 #11)', async () => {
+    const { client } = await connect(dir());
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(['list', 'note', 'read', 'run', 'search']);
+    const answer = await client.callTool({ name: 'nosuch', arguments: {} }).catch((e: unknown) => e);
+    expect(answer).toMatchObject({ code: -32602 });
+    expect(textOf(await client.callTool({ name: 'list', arguments: {} }))).toContain('ctxwrap');
   });
 
   it('gives the prompt text as instructions at initialize', async () => {

@@ -1,5 +1,5 @@
 // A person at the terminal: `ctxwrap open`, help with examples, and shell completion.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ctxwrap, ctxwrapSync, sandbox, shSync, subcommands } from '../support.js';
@@ -128,6 +128,21 @@ describe('ctxwrap completion', () => {
     expect(bashComplete(`ctxwrap --run-dir ${box.runDir} open n`, { ...box.env })).toEqual(['npm_3f2a9c1b']);
     expect(bashComplete('ctxwrap -- bas', box.env)).toContain('bash');
     expect(bashComplete('ctxwrap --bud', box.env)).toEqual(['--budget']);
+  });
+
+  it('runs no shell code found in a result file name (issue 20 #12)', () => {
+    const results = join(box.runDir, 'tool_results');
+    mkdirSync(results, { recursive: true });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a file name that is shell code
+    for (const f of ['$(touch${IFS}PWNED).json', '`touch${IFS}PWNED2`.json', 'npm_3f2a9c1b.json'])
+      writeFileSync(join(results, f), '');
+    const env = { ...box.env };
+    expect(bashComplete(`ctxwrap --run-dir ${box.runDir} show `, env)).toEqual(['npm_3f2a9c1b']);
+    expect(bashComplete(`ctxwrap --run-dir ${box.runDir} show $`, env)).toEqual([]);
+    for (const dir of [box.root, results, process.cwd()]) {
+      expect(existsSync(join(dir, 'PWNED')), dir).toBe(false);
+      expect(existsSync(join(dir, 'PWNED2')), dir).toBe(false);
+    }
   });
 
   it('prints a zsh script that lists every subcommand and option, with ids and fixed values', () => {

@@ -1,6 +1,6 @@
 /** Adversarial cases of issue 13 beyond its list, for the pure parts: command lines, forged lines, binary. */
 import { describe, expect, it } from 'vitest';
-import { maskCommandLine } from '../../src/redact.js';
+import { maskCommandLine } from '../../src/redact-command.js';
 import { inertLine } from '../../src/shield.js';
 import { looksBinary } from '../../src/summary/sniff.js';
 
