@@ -20,11 +20,13 @@
 import { isAscii } from 'node:buffer';
 import { keyBlockStep, mayTouchKey } from '../redact.js';
 import type { LineRange } from '../shield.js';
+import { isBlockDetail } from './blocks.js';
 import { cleanLine } from './clean.js';
 import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
 import { hashLine } from './hash.js';
 import { buildGuard, isLocation, type LineKind, scoreLine, template } from './salience.js';
 import { BinarySniffer, copyOf } from './sniff.js';
+import { isOwnLocation } from './worth.js';
 
 /** One line of output with its 1-based number in the stored file. */
 export interface NumberedLine {
@@ -119,7 +121,7 @@ const MAX_KEY_RANGES = 64;
 const KEY_MAX_LINES = 100;
 /** Every line starting in the first this many bytes is hashed, to compare runs. */
 const HASH_ALL_BYTES = 4 << 20;
-const ATTACH_LOOKAHEAD = 6;
+const ATTACH_LOOKAHEAD = 12;
 const OWNER_LOOKBACK = 120;
 const LOCATION_LOOKBACK = 4;
 const LOOKBACK_BYTES = 8192;
@@ -614,7 +616,7 @@ export class Collector {
       p.remaining--;
       if (guarded) this.trackKey(work, text, at, end, n);
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
-      if (isLocation(lineText) && p.candidate.count === 1 && p.candidate.attached.length < 3)
+      if (p.candidate.count === 1 && p.candidate.attached.length < 4 && belongs(lineText, p.candidate))
         p.candidate.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
@@ -704,6 +706,19 @@ function candidate(
   };
   if (weak) c.weak = true;
   return c;
+}
+
+/**
+ * A line under an error that says where or why: a location (the first in the project's own
+ * files), an assertion's expected and received values, a diff marker.
+ */
+function belongs(text: string, error: Candidate): boolean {
+  if (isBlockDetail(text)) return true;
+  if (!isLocation(text)) return false;
+  return (
+    error.attached.every((a) => !isOwnLocation(a.text)) &&
+    (isOwnLocation(text) || error.attached.length === 0)
+  );
 }
 
 /** The offset of the next newline at or after `from`, or the text's length. */
