@@ -319,6 +319,7 @@ export class Collector {
     const longLines = new Map<number, LongLine>();
     for (const l of [...this.longFirst, ...this.longLast]) longLines.set(l.line, l);
     const tail = this.tailLines(longLines, lines);
+    this.resolveDeferred();
     const candidates = [...this.groups.values(), ...this.fresh].sort((a, b) => a.line - b.line);
     let newLines = new Set(this.newLines);
     let compared: Compared | undefined;
@@ -522,12 +523,32 @@ export class Collector {
     const h = hashLine(work, s, e);
     this.exactSketch.add(h.exact);
     this.digitsSketch.add(h.digits);
-    if (!this.compare?.isNew(h.exact, h.digits)) return;
+    if (this.verdict(h.exact, h.digits, work, s, e, line) !== 'new') return;
     this.markNew(line);
     if (this.fresh.length >= MAX_NEW) return;
     const text = cleanLine(work.toString('utf8', s, e));
     if (text.trim() === '') return;
     this.fresh.push(candidate(text, line, template(text), 'plain', 0, false, true));
+  }
+
+  /** Whether a line is new since the previous run; a line known only by its form waits for the end. */
+  private verdict(exact: number, digits: number, work: Buffer, s: number, e: number, line: number) {
+    const v = this.compare?.check(exact, digits);
+    if (v === 'maybe') this.compare?.defer(line, digits, work.subarray(s, e));
+    return v;
+  }
+
+  /** The deferred lines found new at the end: marked, and shown as new candidates. */
+  private resolveDeferred(): void {
+    for (const d of this.compare?.resolve() ?? []) {
+      this.markNew(d.line);
+      const text = cleanLine(d.bytes.toString('utf8'));
+      if (this.fresh.length >= MAX_NEW || text.trim() === '') continue;
+      const sal = scoreLine(text, this.hints);
+      this.fresh.push(
+        candidate(text, d.line, template(text, true), sal.kind, sal.score, sal.weak === true, true),
+      );
+    }
   }
 
   private markNew(line: number): void {
@@ -539,7 +560,7 @@ export class Collector {
     const h = hashLine(work, s, e);
     this.exactSketch.add(h.exact);
     this.digitsSketch.add(h.digits);
-    const isNew = this.compare?.isNew(h.exact, h.digits) === true;
+    const isNew = this.verdict(h.exact, h.digits, work, s, e, line) === 'new';
     if (isNew) this.markNew(line);
     let text: string | undefined;
     let scored = this.cache.get(h.digits);

@@ -23,7 +23,7 @@ import type { Candidate, Collected, NumberedLine } from './collector.js';
 import { cutLine, knownLines } from './lines.js';
 import { inert, type Role } from './render.js';
 import { shape, template } from './salience.js';
-import { damp, locationWorth, NEW_BONUS, position, severity, surprisal } from './worth.js';
+import { damp, isPassLine, locationWorth, NEW_BONUS, position, severity, surprisal } from './worth.js';
 
 export interface SelectOptions {
   tailRatio: number;
@@ -102,7 +102,7 @@ function holdLines(c: Collected, shield: Shield, cap: number, opts: SelectOption
     const text = known.get(n)?.cut(cap) ?? '';
     const cand = byLine.get(n);
     const key = keyOf(text);
-    const isNew = c.newLines.has(n) || cand?.isNew === true;
+    const isNew = (c.newLines.has(n) || cand?.isNew === true) && !isPassLine(text);
     held.set(n, { line: n, text, key, sev: severity(text, opts.success), worth: 0, isNew });
   }
   return held;
@@ -251,11 +251,14 @@ function middleUnits(
     if (held.has(cand.line)) continue;
     const line = (l: NumberedLine, role: Role, isNew = false) =>
       entry(l.line, cutLine(shield(l.line, l.text), cap), role, isNew);
-    const main = line(cand, cand.isNew ? 'new' : 'salient', cand.isNew);
+    // A passing test is never news.
+    const isNew = cand.isNew && !isPassLine(cand.text);
+    if (cand.isNew && !isNew && cand.score <= 0) continue;
+    const main = line(cand, isNew ? 'new' : 'salient', isNew);
     const span = sp.get(keyOf(cand.text));
     const count = Math.max(cand.count, span?.count ?? 1);
     const note =
-      count > 1 && !cand.isNew
+      count > 1 && !isNew
         ? likeThis(
             count,
             Math.min(cand.line, span?.first ?? cand.line),
@@ -284,7 +287,7 @@ function middleUnits(
       key: keyOf(cand.text),
       sev,
       worth,
-      isNew: cand.isNew,
+      isNew,
     };
     const unit = pending(h, entries, worth - length / 400, sev >= 10 && loc > 0);
     units.push(note ? { ...unit, note } : unit);
@@ -311,6 +314,7 @@ function spend(units: Pending[], room: number, total: number): Entry[] {
   const texts = new Map<string, Set<string>>();
   const heap = new Heap(queues(units));
   let used = 0;
+  let least = 0;
   let misses = 0;
   for (let top = heap.pop(); top && misses < MAX_MISSES; top = heap.pop()) {
     const q = top.q;
@@ -343,7 +347,10 @@ function spend(units: Pending[], room: number, total: number): Entry[] {
         : fresh;
     const candidate: Unit = { ...unit, entries };
     const need = entries.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
-    if (used + need > room - 2 * MARKER_COST && size(assemble([...chosen, candidate], total)) > room) {
+    // The text alone, without numbers and markers, is a bound below what it costs.
+    const bare = size(entries);
+    const near = used + need > room - 2 * MARKER_COST;
+    if (near && (least + bare > room || size(assemble([...chosen, candidate], total)) > room)) {
       misses++;
       requeue();
       continue;
@@ -354,6 +361,7 @@ function spend(units: Pending[], room: number, total: number): Entry[] {
     if (!texts.has(unit.key)) texts.set(unit.key, new Set());
     texts.get(unit.key)?.add(unit.main);
     used += need;
+    least += bare;
     requeue();
   }
   return fitting(chosen, room, total);

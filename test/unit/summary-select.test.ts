@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Collector } from '../../src/summary/collector.js';
 import { summarize, summarizeModel } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
@@ -88,5 +89,63 @@ describe('selection by information', () => {
     expect(summarize(text, facts)).toContain(text);
     const long = `${Array.from({ length: 60 }, (_, i) => `line ${i}: ${'x'.repeat(80)}`).join('\n')}\n`;
     expect(summarize(long, facts).length).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe('re-runs', () => {
+  const fingerprintOf = (text: string) => {
+    const c = new Collector({});
+    c.push(Buffer.from(text));
+    return c.end().fingerprint;
+  };
+  const filler = (n: number, from = 0) =>
+    Array.from(
+      { length: n },
+      (_, i) => `compiling ${['alpha', 'beta', 'gamma'][(i + from) % 3]} unit ${i + from}`,
+    );
+  const ts2345 = (line: number) =>
+    `src/cors.ts(${line},9): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'.`;
+
+  it('marks one more line of an existing template new', () => {
+    for (const n of [300, 4000]) {
+      const log = (errors: number[]) => [...filler(n), ...errors.map(ts2345), ...filler(n, n)].join('\n');
+      const previous = fingerprintOf(log([10, 20, 30, 40, 50]));
+      const out = summarize(
+        log([10, 20, 30, 35, 40, 50]),
+        { ...facts, previousId: 'tsc_00000001' },
+        { previous },
+      );
+      expect(out).toContain(`+${n + 4}: ${ts2345(35)}`);
+      expect(out).toContain('1 new line (marked +)');
+    }
+  });
+
+  it('does not call a line whose only change is a number new', () => {
+    const log = (errors: number[]) => [...filler(300), ...errors.map(ts2345), ...filler(300, 300)].join('\n');
+    const previous = fingerprintOf(log([10, 20, 30]));
+    const out = summarize(log([11, 21, 31]), { ...facts, previousId: 'tsc_00000001' }, { previous });
+    expect(out).toContain('0 new lines');
+    expect(out).not.toMatch(/^\+\d+:/m);
+  });
+
+  it('marks every new line with its number, so that a diff line of the output cannot pass for one', () => {
+    const diff = (extra: string[]) =>
+      [
+        ...filler(300),
+        '--- a/x.txt',
+        '+++ b/x.txt',
+        '+ actual',
+        '- expected',
+        ...extra,
+        ...filler(300, 300),
+      ].join('\n');
+    const previous = fingerprintOf(diff([]));
+    const out = summarize(
+      diff(['error: the values differ at key "zeta"']),
+      { ...facts, previousId: 'x_00000001' },
+      { previous },
+    );
+    expect(out).toContain('+305: error: the values differ at key "zeta"');
+    for (const l of out.trimEnd().split('\n').slice(2)) expect(l).toMatch(/^(?:\+?\d+: |\[ctxwrap: )/);
   });
 });
