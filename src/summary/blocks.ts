@@ -69,7 +69,8 @@ export function parentOf(at: LineAt, n: number): number | undefined {
   for (let k = n - 1; k >= Math.max(1, n - PARENT_SPAN); k--) {
     const above = at(k);
     if (above === undefined) return undefined;
-    if (!blank(above) && indentOf(above) < indent) return k;
+    // A rule of dashes or box characters is no header: the line above it may be.
+    if (!blank(above) && indentOf(above) < indent && /[A-Za-z]{2}/.test(above)) return k;
   }
   return undefined;
 }

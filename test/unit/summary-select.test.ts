@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parentOf } from '../../src/summary/blocks.js';
 import { Collector } from '../../src/summary/collector.js';
 import { summarize, summarizeModel } from '../../src/summary/summarize.js';
 
@@ -147,5 +148,12 @@ describe('re-runs', () => {
     );
     expect(out).toContain('+305: error: the values differ at key "zeta"');
     for (const l of out.trimEnd().split('\n').slice(2)) expect(l).toMatch(/^(?:\+?\d+: |\[ctxwrap: )/);
+  });
+});
+
+describe('parent headers', () => {
+  it('are lines with words, not rules of dashes or box characters', () => {
+    const lines = ['Failed tests', '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/9]⎯', ' FAIL test/body.test.ts > fails if json is invalid'];
+    expect(parentOf((n) => lines[n - 1], 3)).toBe(1);
   });
 });
