@@ -20,11 +20,13 @@
 import { isAscii } from 'node:buffer';
 import { keyBlockStep, mayTouchKey } from '../redact.js';
 import type { LineRange } from '../shield.js';
+import { isBlockDetail } from './blocks.js';
 import { cleanLine } from './clean.js';
 import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
 import { hashLine } from './hash.js';
 import { buildGuard, isLocation, type LineKind, scoreLine, template } from './salience.js';
 import { BinarySniffer, copyOf } from './sniff.js';
+import { isOwnLocation } from './worth.js';
 
 /** One line of output with its 1-based number in the stored file. */
 export interface NumberedLine {
@@ -119,7 +121,7 @@ const MAX_KEY_RANGES = 64;
 const KEY_MAX_LINES = 100;
 /** Every line starting in the first this many bytes is hashed, to compare runs. */
 const HASH_ALL_BYTES = 4 << 20;
-const ATTACH_LOOKAHEAD = 6;
+const ATTACH_LOOKAHEAD = 12;
 const OWNER_LOOKBACK = 120;
 const LOCATION_LOOKBACK = 4;
 const LOOKBACK_BYTES = 8192;
@@ -317,6 +319,7 @@ export class Collector {
     const longLines = new Map<number, LongLine>();
     for (const l of [...this.longFirst, ...this.longLast]) longLines.set(l.line, l);
     const tail = this.tailLines(longLines, lines);
+    this.resolveDeferred();
     const candidates = [...this.groups.values(), ...this.fresh].sort((a, b) => a.line - b.line);
     let newLines = new Set(this.newLines);
     let compared: Compared | undefined;
@@ -520,12 +523,32 @@ export class Collector {
     const h = hashLine(work, s, e);
     this.exactSketch.add(h.exact);
     this.digitsSketch.add(h.digits);
-    if (!this.compare?.isNew(h.exact, h.digits)) return;
+    if (this.verdict(h.exact, h.digits, work, s, e, line) !== 'new') return;
     this.markNew(line);
     if (this.fresh.length >= MAX_NEW) return;
     const text = cleanLine(work.toString('utf8', s, e));
     if (text.trim() === '') return;
     this.fresh.push(candidate(text, line, template(text), 'plain', 0, false, true));
+  }
+
+  /** Whether a line is new since the previous run; a line known only by its form waits for the end. */
+  private verdict(exact: number, digits: number, work: Buffer, s: number, e: number, line: number) {
+    const v = this.compare?.check(exact, digits);
+    if (v === 'maybe') this.compare?.defer(line, digits, work.subarray(s, e));
+    return v;
+  }
+
+  /** The deferred lines found new at the end: marked, and shown as new candidates. */
+  private resolveDeferred(): void {
+    for (const d of this.compare?.resolve() ?? []) {
+      this.markNew(d.line);
+      const text = cleanLine(d.bytes.toString('utf8'));
+      if (this.fresh.length >= MAX_NEW || text.trim() === '') continue;
+      const sal = scoreLine(text, this.hints);
+      this.fresh.push(
+        candidate(text, d.line, template(text, true), sal.kind, sal.score, sal.weak === true, true),
+      );
+    }
   }
 
   private markNew(line: number): void {
@@ -537,7 +560,7 @@ export class Collector {
     const h = hashLine(work, s, e);
     this.exactSketch.add(h.exact);
     this.digitsSketch.add(h.digits);
-    const isNew = this.compare?.isNew(h.exact, h.digits) === true;
+    const isNew = this.verdict(h.exact, h.digits, work, s, e, line) === 'new';
     if (isNew) this.markNew(line);
     let text: string | undefined;
     let scored = this.cache.get(h.digits);
@@ -614,7 +637,7 @@ export class Collector {
       p.remaining--;
       if (guarded) this.trackKey(work, text, at, end, n);
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
-      if (isLocation(lineText) && p.candidate.count === 1 && p.candidate.attached.length < 3)
+      if (p.candidate.count === 1 && p.candidate.attached.length < 4 && belongs(lineText, p.candidate))
         p.candidate.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
@@ -704,6 +727,19 @@ function candidate(
   };
   if (weak) c.weak = true;
   return c;
+}
+
+/**
+ * A line under an error that says where or why: a location (the first in the project's own
+ * files), an assertion's expected and received values, a diff marker.
+ */
+function belongs(text: string, error: Candidate): boolean {
+  if (isBlockDetail(text)) return true;
+  if (!isLocation(text)) return false;
+  return (
+    error.attached.every((a) => !isOwnLocation(a.text)) &&
+    (isOwnLocation(text) || error.attached.length === 0)
+  );
 }
 
 /** The offset of the next newline at or after `from`, or the text's length. */

@@ -80,13 +80,29 @@ export function serializeFingerprint(fp: Fingerprint): string {
   });
 }
 
+/** A line that differs from a line of the previous run only in numbers, or is one more of them. */
+interface Deferred {
+  line: number;
+  bytes: Buffer;
+}
+
+/** Lines kept per number-masked form while it is unknown whether they pair or are new. */
+const DEFER_PER_FORM = 8;
+const MAX_DEFERRED_FORMS = 2048;
+
 /**
- * Decides line by line whether a line is new since the previous run: its exact text was not
- * there, and no line that differed only in numbers is left to pair with it.
+ * Decides whether a line is new since the previous run, as a multiset: lines whose exact text was
+ * there match first; then, among the lines left, those that differ from a previous line only in
+ * numbers (line-number drift) pair with the previous lines of their form that no exact match
+ * took. A line of a known form beyond those pairs is new (one more TS2345, one more E501). As
+ * which lines pair is known only at the end, a line of a known form but new text is deferred.
  */
 export class Comparison {
   private readonly exact: Set<number>;
-  private readonly left: Map<number, number>;
+  private readonly counts: Map<number, number>;
+  /** Per number-masked form: lines that matched exactly, and the deferred ones (the last kept). */
+  private readonly matched = new Map<number, number>();
+  private readonly deferred = new Map<number, { n: number; lines: Deferred[] }>();
   /** Lines that matched the previous run exactly or paired with one of its lines. */
   common = 0;
   /** Lines found new. */
@@ -94,23 +110,54 @@ export class Comparison {
 
   constructor(private readonly previous: Fingerprint) {
     this.exact = new Set(previous.exact);
-    this.left = new Map(previous.digits);
+    this.counts = new Map(previous.digits);
   }
 
-  isNew(exact: number, digits: number): boolean {
-    const left = this.left.get(digits);
-    if (left !== undefined && left > 0) {
-      this.left.set(digits, left - 1);
-      this.common++;
-      return false;
-    }
+  /**
+   * 'old' when the exact text was there (or the hashes are beyond what was kept), 'new' when
+   * neither the text nor its number-masked form was, 'maybe' when only the form was: then
+   * `defer` it, and `resolve` says at the end.
+   */
+  check(exact: number, digits: number): 'old' | 'new' | 'maybe' {
     if (this.exact.has(exact)) {
+      this.matched.set(digits, (this.matched.get(digits) ?? 0) + 1);
       this.common++;
-      return false;
+      return 'old';
     }
-    if (exact > this.previous.exactMax || digits > this.previous.digitsMax) return false;
+    if ((this.counts.get(digits) ?? 0) > 0) return 'maybe';
+    if (exact > this.previous.exactMax || digits > this.previous.digitsMax) return 'old';
     this.fresh++;
-    return true;
+    return 'new';
+  }
+
+  /** Keeps a 'maybe' line (its bytes are copied) until `resolve`. */
+  defer(line: number, digits: number, bytes: Buffer): void {
+    let d = this.deferred.get(digits);
+    if (!d) {
+      if (this.deferred.size >= MAX_DEFERRED_FORMS) {
+        this.common++;
+        return;
+      }
+      d = { n: 0, lines: [] };
+      this.deferred.set(digits, d);
+    }
+    d.n++;
+    d.lines.push({ line, bytes: Buffer.from(bytes) });
+    if (d.lines.length > DEFER_PER_FORM) d.lines.shift();
+  }
+
+  /** The deferred lines that are new (the last ones of each form beyond its pairs), in line order. */
+  resolve(): Deferred[] {
+    const out: Deferred[] = [];
+    for (const [digits, d] of this.deferred) {
+      const left = Math.max(0, (this.counts.get(digits) ?? 0) - (this.matched.get(digits) ?? 0));
+      const extra = Math.max(0, d.n - left);
+      this.common += d.n - extra;
+      this.fresh += extra;
+      out.push(...d.lines.slice(Math.max(0, d.lines.length - extra)));
+    }
+    this.deferred.clear();
+    return out.sort((a, b) => a.line - b.line);
   }
 
   /** A previous run with (almost) nothing in common is no baseline: it failed to start, say. */

@@ -59,9 +59,12 @@ describe('summarize', () => {
       ...Array.from({ length: 1000 }, (_, i) => `src/m${i}.c:${i}:1: warning: unused variable 'tmp'`),
       ...filler(300, 300),
     ].join('\n');
-    expect(summarize(text, facts)).toMatch(
-      /301: src\/m0\.c:0:1: warning: unused variable 'tmp' \[\+999 similar, last 1300\]/,
-    );
+    const out = summarize(text, facts);
+    // One exemplar says how many are like it; a few more members at most, near the end.
+    expect(
+      out.match(/warning: unused variable 'tmp' \[\+999 similar, (?:last 1300|first 301)\]/g),
+    ).toHaveLength(1);
+    expect(out.match(/warning: unused variable/g)?.length).toBeLessThanOrEqual(5);
   });
 
   it('prefers lines naming a word of the command line', () => {
@@ -69,7 +72,6 @@ describe('summarize', () => {
     expect(summarize(text, facts, { hints: ['inkscape'] })).toContain(
       '401: Setting up inkscape (1.2.2-2) ...',
     );
-    expect(summarize(text, facts)).not.toContain('inkscape');
   });
 
   it('collapses runs of identical lines with a count', () => {

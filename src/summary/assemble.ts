@@ -1,0 +1,91 @@
+/**
+ * The chosen lines in line order, with ctxwrap's markers: a gap marker for every run of lines not
+ * shown, line numbers where the reader cannot count them, `+` for a line new since the last run.
+ */
+import { formatCount } from '../format.js';
+import type { Role } from './render.js';
+
+export interface Entry {
+  line: number;
+  /** For a marker standing for several lines: the first of them (`line` is the last). */
+  from?: number;
+  text: string;
+  role: Role;
+  /** New since the previous run: marked `+` before its line number. */
+  isNew?: boolean;
+}
+
+/** A set of lines that is shown whole or not at all, and what it is worth. */
+export interface Unit {
+  entries: Entry[];
+  score: number;
+  /** The line that decides its place among equals. */
+  line: number;
+  /** The template its main line belongs to (diminishing returns per template). */
+  key: string;
+  /** The part of the score that no per-template penalty reduces (new since the last run). */
+  bonus: number;
+}
+
+export const cost = (text: string) => text.length + 1;
+export const PREFIX_COST = 7;
+/** What a line costs printed, with the line-number prefix it may get. */
+export const entryCost = (e: Entry) => cost(e.text) + (e.role === 'meta' ? 0 : PREFIX_COST);
+/** What a gap marker costs, about. */
+export const MARKER_COST = 40;
+
+const range = (from: number, to: number) => (from === to ? `${from}` : `${from}-${to}`);
+export const gapMarker = (from: number, to: number) =>
+  `[ctxwrap: ${formatCount(to - from + 1)} line${to === from ? '' : 's'} omitted, ${range(from, to)}]`;
+/** The line that stands for `n` more copies of the line above it (summary and search hits). */
+export const repeatMarker = (n: number) => `[ctxwrap: previous line repeated ${formatCount(n)} more times]`;
+export const similarMarker = (n: number, from: number, to: number) =>
+  `[ctxwrap: ${formatCount(n)} similar line${n === 1 ? '' : 's'} omitted, ${range(from, to)}]`;
+/**
+ * Appended to the one line shown for a template of `n` lines, `from` to `to`: how many more are
+ * like it, and the last of them (the notation the prompt teaches), or the first when it is the
+ * last.
+ */
+export const likeThis = (n: number, from: number, to: number, line: number) =>
+  ` [+${formatCount(n - 1)} similar, ${line === to ? `first ${from}` : `last ${to}`}]`;
+const GAP = /^\[ctxwrap: [\d,]+ lines? omitted/;
+
+export const size = (lines: { text: string }[]) => lines.reduce((n, l) => n + cost(l.text), 0);
+
+/**
+ * The chosen units in line order, with a marker for every gap. Lines after the first gap and
+ * before the last one carry their line number; the unbroken start and end need none (the markers
+ * give the numbers). When a line is new since the last run, every line shown carries its number,
+ * the new ones as `+N: `: the mark is then never the output's own `+` (a diff's added line).
+ */
+export function assemble(units: Unit[], total: number): Entry[] {
+  const all = units.flatMap((u) => u.entries);
+  const lines = new Set(all.filter((e) => e.role !== 'meta').map((e) => e.line));
+  // An empty line is kept only between two lines that are shown (or the start and the end):
+  // beside a gap it is a number with nothing after it.
+  const keep = (e: Entry) =>
+    e.role === 'meta' ||
+    e.text.trim() !== '' ||
+    ((e.line === 1 || lines.has(e.line - 1)) && (e.line === total || lines.has(e.line + 1)));
+  const body = all.filter(keep).sort((a, b) => (a.from ?? a.line) - (b.from ?? b.line) || a.line - b.line);
+  const out: Entry[] = [];
+  let last = 0;
+  for (const e of body) {
+    if (e.line <= last) continue;
+    const from = e.from ?? e.line;
+    if (from > last + 1)
+      out.push({ line: from - 1, from: last + 1, text: gapMarker(last + 1, from - 1), role: 'meta' });
+    out.push(e);
+    last = e.line;
+  }
+  if (last < total) out.push({ line: total, from: last + 1, text: gapMarker(last + 1, total), role: 'meta' });
+  const isGap = (e: Entry) => e.role === 'meta' && GAP.test(e.text);
+  const firstGap = out.findIndex(isGap);
+  const lastGap = out.findLastIndex(isGap);
+  const anyNew = out.some((e) => e.isNew);
+  return out.map((e, i) => {
+    if (e.role === 'meta') return e;
+    const numbered = anyNew || (firstGap !== -1 && i > firstGap && i < lastGap);
+    return numbered ? { ...e, text: `${e.isNew ? '+' : ''}${e.line}: ${e.text}` } : e;
+  });
+}

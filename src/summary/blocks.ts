@@ -1,0 +1,76 @@
+/**
+ * A salient line's block: the lines under it that say why (an assertion's expected and
+ * received values, diff markers, the message under a panic's location, the first frame in the
+ * project's own files, the line naming the cause), and its parent header (the nearest
+ * less-indented line above: the file a linter's finding belongs to, the test a failure is in).
+ */
+import { isOwnLocation } from './worth.js';
+
+/** Reads a held line's text by number; undefined when the line is not held. */
+export type LineAt = (line: number) => string | undefined;
+
+const DETAIL =
+  /^\s*(?:expected|received|actual|assert|assertionerror|difference|diff\b|left|right|got|want)\b.{0,12}[:=(]|^\s*[-+]{1,2}\s*(?:expected|received|actual)\b|^\s*E\s{2,}\S/i;
+const DIFF_MARK = /^\s*[-+](?![-+])\s*\S/;
+const CAUSE =
+  /\b(?:caused by|because|reason|cause)\b|\b(?:ENOENT|ENOTFOUND|EACCES|ECONNREFUSED|EADDRINUSE)\b/i;
+const PANIC = /\bpanic(?:ked)?\b/i;
+const BLOCK_SPAN = 24;
+const MAX_BLOCK = 5;
+const PARENT_SPAN = 80;
+
+/** An assertion's expected or received value, or a diff marker line. */
+export function isBlockDetail(text: string): boolean {
+  return DETAIL.test(text) || DIFF_MARK.test(text);
+}
+
+const indentOf = (text: string) => /^\s*/.exec(text)?.[0].length ?? 0;
+const blank = (text: string) => text.trim() === '';
+
+/** The best lines of the block under line `n`, in line order (at most MAX_BLOCK). */
+export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boolean): number[] {
+  const header = at(n);
+  if (header === undefined) return [];
+  const indent = indentOf(header);
+  const picked: number[] = [];
+  let location = false;
+  let cause = false;
+  const panic = PANIC.test(header);
+  let blanks = 0;
+  for (let k = n + 1; k <= n + BLOCK_SPAN && picked.length < MAX_BLOCK; k++) {
+    const text = at(k);
+    if (text === undefined) break;
+    if (blank(text)) {
+      if (++blanks > 2) break;
+      continue;
+    }
+    blanks = 0;
+    // The block ends at the next header: a line as salient as an error, no deeper than this one.
+    if (indentOf(text) <= indent && isHeader(text)) break;
+    if (panic && picked.length === 0 && k === n + 1) picked.push(k);
+    else if (DETAIL.test(text) || DIFF_MARK.test(text)) picked.push(k);
+    else if (!location && isOwnLocation(text)) {
+      location = true;
+      picked.push(k);
+    } else if (!cause && CAUSE.test(text)) {
+      cause = true;
+      picked.push(k);
+    }
+  }
+  return picked;
+}
+
+/** The nearest less-indented non-empty line above an indented line `n`, if held. */
+export function parentOf(at: LineAt, n: number): number | undefined {
+  const text = at(n);
+  if (text === undefined) return undefined;
+  const indent = indentOf(text);
+  if (indent === 0) return undefined;
+  for (let k = n - 1; k >= Math.max(1, n - PARENT_SPAN); k--) {
+    const above = at(k);
+    if (above === undefined) return undefined;
+    // A rule of dashes or box characters is no header: the line above it may be.
+    if (!blank(above) && indentOf(above) < indent && /[A-Za-z]{2}/.test(above)) return k;
+  }
+  return undefined;
+}

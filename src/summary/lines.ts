@@ -1,0 +1,58 @@
+/**
+ * The lines the renderer holds whole (the head and tail windows, long lines by their edges) and
+ * how a line is cut to a width, keeping its start and its end.
+ */
+import { formatCount } from '../format.js';
+import type { Shield } from '../shield.js';
+import { cleanLines } from './clean.js';
+import type { Collected } from './collector.js';
+
+/** Cuts a line to at most `cap` characters, keeping its start and end. */
+export function cutLine(text: string, cap: number): string {
+  return text.length <= cap ? text : cutEdges(text, text, text.length, cap);
+}
+
+/** Shows the start of `start` and the end of `end` of a line `total` characters long. */
+export function cutEdges(start: string, end: string, total: number, cap: number): string {
+  const note = (n: number) => `…[${formatCount(n)} chars omitted]…`;
+  const room = Math.max(8, cap - note(total).length);
+  const headChars = Math.ceil(room * 0.6);
+  const first = safeSlice(start, 0, headChars);
+  const last = safeSlice(end, end.length - (room - headChars), end.length);
+  return `${first}${note(Math.max(0, total - first.length - last.length))}${last}`;
+}
+
+function safeSlice(text: string, from: number, to: number): string {
+  let a = Math.max(0, from);
+  let b = Math.min(text.length, to);
+  if (a > 0 && isLow(text.charCodeAt(a))) a++;
+  if (b < text.length && isLow(text.charCodeAt(b))) b--;
+  return text.slice(a, Math.max(a, b));
+}
+
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/** A line of the head or tail window: how to cut it to a width. */
+export interface PoolLine {
+  line: number;
+  cut: (width: number) => string;
+}
+
+/** The lines held whole (head and tail windows, long lines by their edges), by line number. */
+export function knownLines(c: Collected, shield: Shield): Map<number, PoolLine> {
+  const known = new Map<number, PoolLine>();
+  const headText = c.head.toString('utf8');
+  const headLines = cleanLines(headText);
+  const endsClean = c.complete || headText.endsWith('\n');
+  const whole = (line: number, text: string): PoolLine => ({ line, cut: (w) => cutLine(text, w) });
+  headLines.forEach((text, i) => {
+    const last = i === headLines.length - 1;
+    if (!last || endsClean) known.set(i + 1, whole(i + 1, shield(i + 1, text)));
+  });
+  for (const t of c.tail) known.set(t.line, whole(t.line, shield(t.line, t.text)));
+  for (const l of c.longLines.values()) {
+    const [start, end] = [shield(l.line, l.start), shield(l.line, l.end)];
+    known.set(l.line, { line: l.line, cut: (width) => cutEdges(start, end, l.chars, width) });
+  }
+  return known;
+}

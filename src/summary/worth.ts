@@ -1,0 +1,74 @@
+/**
+ * What one line is worth to an agent, by signals that hold for any tool: how rare its template
+ * is (surprisal), severity words (counted little inside a huge template), a source location
+ * (more for the project's own files than for a dependency's or the runtime's), verdict lines,
+ * and its position (the end first, then the start).
+ */
+import { isLocation, type Salience, scoreLine } from './salience.js';
+
+/**
+ * A passing check: never news, whatever its name says (`✓ returns an error when…`). The marks
+ * are a table of words and symbols, not one tool's format.
+ */
+const PASS_START = /^\s*(?:[✓✔√]|PASS(?:ED)?\b|ok(?: \d+)?\b(?! *[:=])|\[\s*(?:OK|PASS(?:ED)?)\s*\])/;
+const PASS_END = /(?:\.\.\. ok|\bPASSED|\bok|[✓✔])\s*(?:\(?[\d.]+ ?m?s\)?)?\s*$/;
+const FAIL_WORD = /\b(?:fail|failed|failure|error|not ok)\b|[✗✘✕✖×]/i;
+
+export function isPassLine(text: string): boolean {
+  return (
+    (PASS_START.test(text) || PASS_END.test(text)) &&
+    !/^\s*not ok\b/.test(text) &&
+    !FAIL_WORD.test(head(text))
+  );
+}
+
+/** The first words of a line: where a severity word says the line's kind. */
+const head = (text: string) => text.trimStart().slice(0, 12);
+
+/** A dependency's, the runtime's or the standard library's file: not the project's own. */
+const FOREIGN =
+  /node_modules|site-packages|dist-packages|\/usr\/(?:lib|share|local\/lib)\/|\bnode:|\binternal\/|<frozen |\.cargo\/registry|\/rustc\/[0-9a-f]|\/rustlib\/|\bjava\.base\/|\bjdk\.internal|\/lib\/python\d|\(native\)|\/\.m2\/|\/\.gradle\/|\bvendor\//;
+
+/** Worth of a location on the line: a project's own `file:line` says where to look. */
+export function locationWorth(text: string): number {
+  if (!isLocation(text)) return 0;
+  return FOREIGN.test(text) ? 0.5 : 3;
+}
+
+/** Whether a line names a location in the project's own files. */
+export function isOwnLocation(text: string): boolean {
+  return isLocation(text) && !FOREIGN.test(text);
+}
+
+/** A verdict that may start with a pass mark: `✓ 12 passed`, `PASS 3 tests, 0 failed`. */
+const VERDICT = /\b\d+ (?:passed|passing|failed|failing|tests?|specs?)\b(?!\s+\d+m?s\s*$)/i;
+
+/** Severity and verdict of a line on its own; a weak error word counts less when the run succeeded. */
+export function severity(text: string, success: boolean, scored: Salience = scoreLine(text)): number {
+  const s = scored;
+  if (s.score <= 0) return 0;
+  if (isPassLine(text) && !VERDICT.test(text)) return 0;
+  return s.weak && success ? s.score * 0.4 : s.score;
+}
+
+/** Severity inside a template of `count` lines: the 400th `warning: unused` says little. */
+export function damp(count: number): number {
+  return count <= 3 ? 1 : count <= 20 ? 0.7 : count <= 200 ? 0.5 : 0.35;
+}
+
+/** Surprisal of a template of `count` lines among `total`: a singleton says much. */
+export function surprisal(count: number, total: number): number {
+  if (total <= 1) return 0;
+  const bits = Math.log2(total / Math.max(1, count));
+  return Math.min(4, bits / 2) - (count > 20 ? 1 : 0);
+}
+
+/** Weights of the position signal: the end matters most, then the start. */
+export function position(line: number, total: number, tailRatio: number): number {
+  const fromEnd = total - line;
+  const fromStart = line - 1;
+  return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
+}
+
+/** The bonus of a line new since the previous run: never reduced by the per-template penalty. */
+export const NEW_BONUS = 20;

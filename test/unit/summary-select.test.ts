@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { parentOf } from '../../src/summary/blocks.js';
+import { Collector } from '../../src/summary/collector.js';
+import { summarize, summarizeModel } from '../../src/summary/summarize.js';
+
+const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
+
+describe('selection by information', () => {
+  it('keeps a singleton error among hundreds of lines of one template', () => {
+    for (const n of [600, 6000]) {
+      const warnings = (from: number) =>
+        Array.from(
+          { length: n },
+          (_, i) =>
+            `src/mod${(i + from) % 40}.c:${i + from}:7: warning: unused variable 'tmp${i % 9}' [-Wunused-variable]`,
+        );
+      const text = [
+        ...warnings(0),
+        "src/parse.c:412:9: error: 'token' undeclared (first use in this function)",
+        ...warnings(n),
+        'make: *** [Makefile:12: all] Error 1',
+      ].join('\n');
+      const out = summarize(text, facts);
+      expect(out).toContain("src/parse.c:412:9: error: 'token' undeclared (first use in this function)");
+      expect(out.length).toBeLessThanOrEqual(2000);
+    }
+  });
+
+  it("shows a failure's diff and location among hundreds of passing lines that mention error", () => {
+    for (const n of [200, 2000]) {
+      const passing = (from: number) =>
+        Array.from(
+          { length: n },
+          (_, i) => `    ✓ returns an error when input ${i + from} is invalid (${i % 7}ms)`,
+        );
+      const text = [
+        '  parser',
+        ...passing(0),
+        '    1) rejects a trailing comma',
+        ...passing(n),
+        '',
+        `  ${2 * n} passing (3s)`,
+        '  1 failing',
+        '',
+        '  1) parser',
+        '       rejects a trailing comma:',
+        '',
+        '      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:',
+        '',
+        '1 !== 2',
+        '',
+        '      + expected - actual',
+        '',
+        '      -1',
+        '      +2',
+        '',
+        '      at Context.<anonymous> (test/parser.test.js:187:14)',
+        '      at process.processImmediate (node:internal/timers:478:21)',
+        '',
+        ...Array.from({ length: n }, (_, i) => `debug: flushed cache segment ${i} of ${n}`),
+        'done',
+      ].join('\n');
+      const out = summarize(text, facts);
+      expect(out).toContain('AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:');
+      expect(out).toContain('at Context.<anonymous> (test/parser.test.js:187:14)');
+      expect(out).toContain('      -1\n');
+      expect(out).toContain('      +2\n');
+      expect(out).toContain('1 failing');
+      // A passing test is never salient, whatever its name says.
+      const salient = summarizeModel(text, facts).lines.filter((l) => l.role === 'salient');
+      expect(salient.some((l) => l.text.includes('✓'))).toBe(false);
+    }
+  });
+
+  it('shows all 21 locations of a 2.6 kB type-check', () => {
+    const lines = Array.from(
+      { length: 21 },
+      (_, i) =>
+        `src/routes/api/v2/handler${i}.ts(${10 + i * 7},${3 + (i % 5)}): error TS2322: Type 'string | undefined' is not assignable to type 'number'.`,
+    );
+    const text = `${[...lines, 'Found 21 errors in 21 files.'].join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(2400);
+    const out = summarize(text, facts);
+    for (const l of lines) expect(out).toContain(l);
+  });
+
+  it('prints an output whole when a summary would save less than a third of it, up to twice the budget', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i}: ${'x'.repeat(80)}`);
+    const text = `${lines.join('\n')}\n`;
+    expect(summarize(text, facts)).toContain(text);
+    const long = `${Array.from({ length: 60 }, (_, i) => `line ${i}: ${'x'.repeat(80)}`).join('\n')}\n`;
+    expect(summarize(long, facts).length).toBeLessThanOrEqual(2000);
+  });
+});
+
+describe('re-runs', () => {
+  const fingerprintOf = (text: string) => {
+    const c = new Collector({});
+    c.push(Buffer.from(text));
+    return c.end().fingerprint;
+  };
+  const filler = (n: number, from = 0) =>
+    Array.from(
+      { length: n },
+      (_, i) => `compiling ${['alpha', 'beta', 'gamma'][(i + from) % 3]} unit ${i + from}`,
+    );
+  const ts2345 = (line: number) =>
+    `src/cors.ts(${line},9): error TS2345: Argument of type 'number' is not assignable to parameter of type 'string'.`;
+
+  it('marks one more line of an existing template new', () => {
+    for (const n of [300, 4000]) {
+      const log = (errors: number[]) => [...filler(n), ...errors.map(ts2345), ...filler(n, n)].join('\n');
+      const previous = fingerprintOf(log([10, 20, 30, 40, 50]));
+      const out = summarize(
+        log([10, 20, 30, 35, 40, 50]),
+        { ...facts, previousId: 'tsc_00000001' },
+        { previous },
+      );
+      expect(out).toContain(`+${n + 4}: ${ts2345(35)}`);
+      expect(out).toContain('1 new line (marked +)');
+    }
+  });
+
+  it('does not call a line whose only change is a number new', () => {
+    const log = (errors: number[]) => [...filler(300), ...errors.map(ts2345), ...filler(300, 300)].join('\n');
+    const previous = fingerprintOf(log([10, 20, 30]));
+    const out = summarize(log([11, 21, 31]), { ...facts, previousId: 'tsc_00000001' }, { previous });
+    expect(out).toContain('0 new lines');
+    expect(out).not.toMatch(/^\+\d+:/m);
+  });
+
+  it('marks every new line with its number, so that a diff line of the output cannot pass for one', () => {
+    const diff = (extra: string[]) =>
+      [
+        ...filler(300),
+        '--- a/x.txt',
+        '+++ b/x.txt',
+        '+ actual',
+        '- expected',
+        ...extra,
+        ...filler(300, 300),
+      ].join('\n');
+    const previous = fingerprintOf(diff([]));
+    const out = summarize(
+      diff(['error: the values differ at key "zeta"']),
+      { ...facts, previousId: 'x_00000001' },
+      { previous },
+    );
+    expect(out).toContain('+305: error: the values differ at key "zeta"');
+    for (const l of out.trimEnd().split('\n').slice(2)) expect(l).toMatch(/^(?:\+?\d+: |\[ctxwrap: )/);
+  });
+});
+
+describe('parent headers', () => {
+  it('are lines with words, not rules of dashes or box characters', () => {
+    const lines = ['Failed tests', '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/9]⎯', ' FAIL test/body.test.ts > fails if json is invalid'];
+    expect(parentOf((n) => lines[n - 1], 3)).toBe(1);
+  });
+});
