@@ -5,7 +5,7 @@ import { type Ending, finishResult, startSummary } from '../capture/finish-resul
 import { FileFollower } from '../capture/follow-file.js';
 import { type CaptureResult, capture, type StdinRelay, signalNumber } from '../capture/spawn.js';
 import { formatDuration } from '../format.js';
-import { newId } from '../store/ids.js';
+import { newId, toolName } from '../store/ids.js';
 import { OutputFile, ResultFile, whyNotDirect } from '../store/output-file.js';
 import { maybePrune } from '../store/prune.js';
 import { type ResultMeta, resultPaths, writeMeta } from '../store/results.js';
@@ -369,10 +369,15 @@ export function describeEnding(
 function commandName(opts: RunOptions): string {
   if (opts.source === 'stdin') return 'stdin';
   if (opts.source === 'shell') {
-    const first = (opts.command[2] ?? '').trim().split(/[\s;&|()<>]+/)[0] ?? 'sh';
-    return first.includes('=') ? 'sh' : first;
+    const words = (opts.command[2] ?? '')
+      .trim()
+      .split(/[;&|()<>]/)[0]!
+      .split(/\s+/)
+      .filter(Boolean);
+    const tool = toolName(words);
+    return tool === '' || tool.includes('=') ? 'sh' : tool;
   }
-  return opts.command[0] ?? 'cmd';
+  return toolName(opts.command) || 'cmd';
 }
 
 /**
