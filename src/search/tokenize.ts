@@ -13,7 +13,7 @@
 export const MAX_TOKEN = 64;
 const MIN_TOKEN = 2;
 
-const SEGMENT_SPLIT = /[/\\:]+/;
+const SEGMENT_SPLIT = /[/\\:@]+/;
 const WORD_SPLIT = /[.,\-_@#+~$]+/;
 const CAMEL = /([a-z])(?=[A-Z])|([A-Z]+)(?=[A-Z][a-z])/g;
 const NON_ASCII_WORD = /[\p{L}\p{N}\p{M}]/u;
@@ -112,7 +112,7 @@ function hasJoinerOrHump(compound: string): boolean {
   return false;
 }
 
-const isSegmentSep = (c: number) => c === 47 || c === 92 || c === 58;
+const isSegmentSep = (c: number) => c === 47 || c === 92 || c === 58 || c === 64;
 const isWordSep = (c: number) =>
   c === 46 || c === 44 || c === 45 || c === 95 || c === 64 || c === 35 || c === 43 || c === 126 || c === 36;
 
@@ -135,6 +135,10 @@ function emitParts(orig: string, lower: string, emit: (token: string) => void): 
     const whole = s0 === 0 && s1 === n;
     if (!whole) emit(s1 - s0 > MAX_TOKEN ? lower.slice(s0, s0 + MAX_TOKEN) : lower.slice(s0, s1));
     let w0 = s0;
+    // The piece between word separators, and whether it has humps (then it is a token whole
+    // too: `FindOpenSSL` in `FindOpenSSL.cmake` is `findopenssl`, and `find`, `open`, `ssl`).
+    let p0 = s0;
+    let humped = false;
     let prev = 0;
     for (let j = s0; j <= s1; j++) {
       const c = j < s1 ? orig.charCodeAt(j) : 44;
@@ -144,9 +148,13 @@ function emitParts(orig: string, lower: string, emit: (token: string) => void): 
         isUpper(c) &&
         (isLower(prev) || (isUpper(prev) && isLower(orig.charCodeAt(j + 1)) && j + 1 < s1));
       if (sep || hump) {
+        if (sep && humped && j - p0 >= MIN_TOKEN && (p0 !== s0 || j !== s1))
+          emit(j - p0 > MAX_TOKEN ? lower.slice(p0, p0 + MAX_TOKEN) : lower.slice(p0, j));
         if (j - w0 >= MIN_TOKEN && (w0 !== s0 || j !== s1))
           emit(j - w0 > MAX_TOKEN ? lower.slice(w0, w0 + MAX_TOKEN) : lower.slice(w0, j));
         w0 = sep ? j + 1 : j;
+        if (sep) p0 = j + 1;
+        humped = sep ? false : humped || j > p0;
       }
       prev = c;
     }

@@ -1,0 +1,185 @@
+/**
+ * From ranked windows to the hits shown: non-overlapping, re-runs of one command collapsed, each
+ * hit's lines read in full around its matching lines, then masked.
+ */
+import type { Entry } from '../store/registry.js';
+import { cleanLine } from '../summary/clean.js';
+import { snippetRange } from './chunk.js';
+import { type Piece, readAround, withFile } from './lines.js';
+import type { Word } from './rank.js';
+import {
+  bits,
+  type Candidate,
+  type Hit,
+  type LineTerms,
+  type Matched,
+  type Outcome,
+  type SearchOptions,
+  type Source,
+  windowKey,
+} from './types.js';
+
+/** Identifier-like words (digits, joiners) are more specific than plain ones, then longer ones. */
+const specific = (w: string) => (/[\d.\-_/:@#]/.test(w) ? 1000 : 0) + w.length;
+
+/** True when a line holds one of the terms that matched. */
+function lineMatches(
+  text: string,
+  terms: Set<string>,
+  near: readonly string[],
+  lineTerms: LineTerms,
+): boolean {
+  const lower = cleanLine(text).toLowerCase();
+  for (const t of terms) if (t.startsWith('~') && lower.includes(t.slice(1))) return true;
+  return lineTerms(text).some((t) => terms.has(t) || near.includes(t));
+}
+
+export function pickHits(
+  sources: Source[],
+  ranked: Candidate[],
+  matched: Map<number, Matched>,
+  words: Word[],
+  opts: SearchOptions,
+  coverage: (mask: number) => number,
+  full: number,
+  lineTerms: LineTerms,
+): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
+  const taken = new Map<number, Set<number>>();
+  const hits: Hit[] = [];
+  const byKey = new Map<string, { hit: Hit; runs: Set<Entry> }>();
+  const near = words.flatMap((w) => [...(w.near ?? [])]);
+  // The same matching lines under the same command: one hit, however many runs hold them.
+  const keyOf = (c: Candidate) =>
+    `${opts.commandOf(sources[c.src]!.entry)}\n${c.pieces
+      .filter((p) => lineMatches(p.text, c.terms, near, lineTerms))
+      .map((p) => cleanLine(p.text))
+      .join('\n')}`;
+  for (const c of ranked) {
+    const t = taken.get(c.src) ?? new Set<number>();
+    if (c.window >= 0 && (t.has(c.window) || t.has(c.window + 1))) continue;
+    if (c.window < 0 && t.size > 0) continue;
+    const key = keyOf(c);
+    const same = byKey.get(key);
+    const entry = sources[c.src]!.entry;
+    if (same) {
+      if (same.runs.has(entry)) continue;
+      same.runs.add(entry);
+      same.hit.runs = same.runs.size;
+      if (entry.startedMs > same.hit.entry.startedMs) {
+        const newer = hitOf(sources[c.src]!, c, words, near, [], lineTerms);
+        if (newer) Object.assign(same.hit, { ...newer, runs: same.runs.size });
+      }
+      continue;
+    }
+    if (hits.length >= opts.limit) continue;
+    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineTerms);
+    if (!hit) continue;
+    t.add(c.window).add(c.window + 1);
+    taken.set(c.src, t);
+    byKey.set(key, { hit, runs: new Set([entry]) });
+    hits.push(hit);
+  }
+  // The rest: every window the scan found, sharing no block with a hit, counted without
+  // overlapping each other; and the results found by their note alone.
+  // A ranked window's words are minisearch's (near spellings included), the others the scan's.
+  let more = 0;
+  let moreWithAll = 0;
+  const rankedMask = new Map(ranked.map((c) => [windowKey(c.src, c.window), c.mask]));
+  // A plain loop: a common word has 10^5 windows.
+  const covers = new Map<number, boolean>();
+  const all = (mask: number) => {
+    let yes = covers.get(mask);
+    if (yes === undefined) {
+      yes = coverage(mask) >= full;
+      covers.set(mask, yes);
+    }
+    return yes;
+  };
+  for (const [src, { windows, masks }] of matched) {
+    const t = taken.get(src);
+    let last = -3;
+    for (let j = 0; j < windows.length; j++) {
+      const x = windows[j]!;
+      if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) continue;
+      more++;
+      if (all(rankedMask.get(windowKey(src, x)) ?? (masks ? masks[j]! : 1))) moreWithAll++;
+      last = x;
+    }
+  }
+  for (const c of ranked) {
+    if (c.window >= 0 || taken.has(c.src) || matched.has(c.src)) continue;
+    more++;
+    if (coverage(c.mask) >= full) moreWithAll++;
+  }
+  return {
+    hits: hits.map((h) => finished(h, opts)),
+    more: hits.length === 0 ? 0 : more,
+    moreWithAll: hits.length === 0 ? 0 : moreWithAll,
+  };
+}
+
+/** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
+function hitOf(
+  s: Source,
+  c: Candidate,
+  words: Word[],
+  near: string[],
+  earlier: Hit[],
+  lineTerms: LineTerms,
+): Hit | undefined {
+  const base = {
+    entry: s.entry,
+    score: c.score,
+    found: bits(c.mask),
+    of: words.length,
+    runs: 1,
+    // Rarest word first: a long line is cut around it.
+    tokens: [
+      ...[...words].sort((a, b) => a.df - b.df || specific(b.label) - specific(a.label)).map((w) => w.label),
+      ...near,
+      ...[...c.terms].filter((t) => !t.startsWith('~')),
+    ],
+  };
+  if (c.window < 0) return { ...base, lines: [] };
+  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near, lineTerms)).map((p) => p.n);
+  if (matching.length === 0) return undefined;
+  const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
+  const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
+  let pieces: Piece[];
+  try {
+    pieces = withFile(s.path, (fd) =>
+      readAround(fd, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true),
+    );
+  } catch {
+    return undefined;
+  }
+  const matched = new Set(matching);
+  const shown = earlier.filter((h) => h.entry === s.entry && h.first !== undefined);
+  const free = (n: number) => !shown.some((h) => n >= h.first! && n <= h.last!);
+  // The contiguous run of free lines around the first matching line.
+  const at = pieces.findIndex((p) => matched.has(p.n) && free(p.n));
+  if (at === -1) return undefined;
+  let a = at;
+  let b = at;
+  while (a > 0 && pieces[a - 1]!.n === pieces[a]!.n - 1 && free(pieces[a - 1]!.n)) a--;
+  while (b + 1 < pieces.length && pieces[b + 1]!.n === pieces[b]!.n + 1 && free(pieces[b + 1]!.n)) b++;
+  const lines = pieces.slice(a, b + 1).map((p) => ({
+    n: p.n,
+    text: cleanLine(p.text),
+    match: matched.has(p.n),
+    before: p.before,
+    after: p.after,
+  }));
+  return { ...base, first: lines[0]!.n, last: lines[lines.length - 1]!.n, lines };
+}
+
+/** The hit as shown: its lines masked by the shield, its result's note attached. */
+function finished(hit: Hit, opts: SearchOptions): Hit {
+  const shield = opts.shield(hit.entry);
+  const note = opts.noteOf(hit.entry);
+  return {
+    ...hit,
+    lines: hit.lines.map((l) => ({ ...l, text: shield(l.n, l.text) })),
+    ...(note ? { note } : {}),
+  };
+}
