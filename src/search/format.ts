@@ -117,6 +117,16 @@ function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): st
   return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(commandText(meta))}${runs}${note}`;
 }
 
+/**
+ * The header of a hit's record, above its lines (record.ts): ctxwrap's own line, so that it is
+ * never taken for a matching line, with the stored line quoted after it.
+ */
+function headerLine(hit: Hit): string | undefined {
+  if (!hit.header) return undefined;
+  const up = hit.lines.length > 0 ? hit.lines[0]!.n - hit.header.n : 0;
+  return `[ctxwrap record] ${hit.header.n}: ${inert(showLine({ text: hit.header.text }, [], LINE_CAP))}${up > 1 ? ` [ctxwrap: ${formatCount(up - 1)} lines above the hit]` : ''}`;
+}
+
 /** The lines of a hit that fit in `room` characters: matching lines first, then context. */
 function fitLines(hit: Hit, room: number, tokens: readonly string[]): HitLine[] | undefined {
   let lines = hit.lines;
@@ -151,6 +161,7 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
   const notes: string[] = [];
   if (o.absent.length > 0)
     notes.push(`not found anywhere: ${o.absent.map((w) => oneLine(w, 40)).join(', ')}`);
+  for (const w of o.byParts) notes.push(`no exact '${oneLine(w, 40)}', by its parts`);
   for (const f of o.fuzzy)
     notes.push(`no exact '${oneLine(f.word, 40)}', near: ${f.as.map((w) => oneLine(w, 40)).join(', ')}`);
   const header = (showing: string) =>
@@ -158,7 +169,7 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
   const chosen: { hit: Hit; lines: HitLine[]; cap: number }[] = [];
   let used = header('99 hits, best first').length + 1 + FOOTER_ROOM;
   for (const hit of o.hits) {
-    const head = frame(hit, 99, 99).length + 1;
+    const head = frame(hit, 99, 99).length + 1 + (headerLine(hit)?.length ?? -1) + 1;
     const lines = used + head > maxChars ? undefined : fitLines(hit, maxChars - used - head, hit.tokens);
     if (lines === undefined) break;
     used += head + lines.reduce((n, l) => n + quoted(l, hit.tokens).length + 1, 0);
@@ -177,6 +188,8 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
   const out = [header(`${n} hit${n === 1 ? '' : 's'}, best first`)];
   chosen.forEach(({ hit, lines, cap }, i) => {
     out.push(frame(hit, i + 1, n, lines));
+    const record = lines.length > 0 && cap === LINE_CAP ? headerLine(hit) : undefined;
+    if (record) out.push(record);
     out.push(...printed(lines, hit.tokens, cap));
   });
   if (more > 0) {
@@ -206,6 +219,9 @@ export function renderJson(query: string, o: Outcome, r: Rendered): string {
       ...((r.lines[i] ?? []).length > 0
         ? { lines: [r.lines[i]![0]!.n, r.lines[i]!.at(-1)!.n] }
         : { noteOnly: true }),
+      ...(hit.header
+        ? { record: { line: hit.header.n, text: showLine({ text: hit.header.text }, []) } }
+        : {}),
       score: Number(hit.score.toFixed(3)),
       words: { found: hit.found, of: hit.of },
       ...(hit.runs > 1 ? { runs: hit.runs } : {}),
@@ -217,6 +233,7 @@ export function renderJson(query: string, o: Outcome, r: Rendered): string {
     })),
     more: r.more,
     absent: o.absent,
+    byParts: o.byParts,
     fuzzy: o.fuzzy,
   })}\n`;
 }

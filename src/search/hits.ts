@@ -7,6 +7,7 @@ import { cleanLine } from '../summary/clean.js';
 import { snippetRange } from './chunk.js';
 import { type Piece, readAround, withFile } from './lines.js';
 import type { Word } from './rank.js';
+import { recordHeader } from './record.js';
 import {
   bits,
   type Candidate,
@@ -43,6 +44,7 @@ export function pickHits(
   coverage: (mask: number) => number,
   full: number,
   lineTerms: LineTerms,
+  groups: { of: number; toGroups: (wordMask: number) => number; rejected: Set<number> },
 ): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
   const taken = new Map<number, Set<number>>();
   const hits: Hit[] = [];
@@ -66,13 +68,13 @@ export function pickHits(
       same.runs.add(entry);
       same.hit.runs = same.runs.size;
       if (entry.startedMs > same.hit.entry.startedMs) {
-        const newer = hitOf(sources[c.src]!, c, words, near, [], lineTerms);
+        const newer = hitOf(sources[c.src]!, c, words, near, [], lineTerms, groups.of);
         if (newer) Object.assign(same.hit, { ...newer, runs: same.runs.size });
       }
       continue;
     }
     if (hits.length >= opts.limit) continue;
-    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineTerms);
+    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineTerms, groups.of);
     if (!hit) continue;
     t.add(c.window).add(c.window + 1);
     taken.set(c.src, t);
@@ -101,8 +103,13 @@ export function pickHits(
     for (let j = 0; j < windows.length; j++) {
       const x = windows[j]!;
       if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) continue;
+      const key = windowKey(src, x);
+      // A window holding only some parts of a word typed whole is no match.
+      const mask =
+        rankedMask.get(key) ?? (groups.rejected.has(key) ? 0 : groups.toGroups(masks ? masks[j]! : 1));
+      if (mask === 0) continue;
       more++;
-      if (all(rankedMask.get(windowKey(src, x)) ?? (masks ? masks[j]! : 1))) moreWithAll++;
+      if (all(mask)) moreWithAll++;
       last = x;
     }
   }
@@ -126,12 +133,13 @@ function hitOf(
   near: string[],
   earlier: Hit[],
   lineTerms: LineTerms,
+  of: number,
 ): Hit | undefined {
   const base = {
     entry: s.entry,
     score: c.score,
     found: bits(c.mask),
-    of: words.length,
+    of,
     runs: 1,
     // Rarest word first: a long line is cut around it.
     tokens: [
@@ -146,14 +154,24 @@ function hitOf(
   const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
   const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
   let pieces: Piece[];
+  let header: { n: number; text: string } | undefined;
+  const matched = new Set(matching);
   try {
-    pieces = withFile(s.path, (fd) =>
-      readAround(fd, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true),
-    );
+    pieces = withFile(s.path, (fd) => {
+      const read = readAround(fd, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true);
+      // The record of the first matching line (its start known: not cut beyond 8 MiB).
+      const first = read.find((p) => matched.has(p.n));
+      if (first && first.before >= 0)
+        header = recordHeader(fd, {
+          n: first.n,
+          text: cleanLine(first.text),
+          start: first.start - first.before,
+        });
+      return read;
+    });
   } catch {
     return undefined;
   }
-  const matched = new Set(matching);
   const shown = earlier.filter((h) => h.entry === s.entry && h.first !== undefined);
   const free = (n: number) => !shown.some((h) => n >= h.first! && n <= h.last!);
   // The contiguous run of free lines around the first matching line.
@@ -170,7 +188,8 @@ function hitOf(
     before: p.before,
     after: p.after,
   }));
-  return { ...base, first: lines[0]!.n, last: lines[lines.length - 1]!.n, lines };
+  const outside = header && header.n < lines[0]!.n ? { header } : {};
+  return { ...base, first: lines[0]!.n, last: lines[lines.length - 1]!.n, lines, ...outside };
 }
 
 /** The hit as shown: its lines masked by the shield, its result's note attached. */
@@ -180,6 +199,7 @@ function finished(hit: Hit, opts: SearchOptions): Hit {
   return {
     ...hit,
     lines: hit.lines.map((l) => ({ ...l, text: shield(l.n, l.text) })),
+    ...(hit.header ? { header: { n: hit.header.n, text: shield(hit.header.n, hit.header.text) } } : {}),
     ...(note ? { note } : {}),
   };
 }

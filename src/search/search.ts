@@ -10,6 +10,7 @@ import type { Entry } from '../store/registry.js';
 import type { RunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
 import { pickCandidates, readPieces } from './candidates.js';
+import { type Group, groupMask, PHRASE_BOOST, phraseOf, windowGroups } from './groups.js';
 import { pickHits } from './hits.js';
 import type { Doc, Word } from './rank.js';
 import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
@@ -23,6 +24,7 @@ import {
   type Outcome,
   type SearchOptions,
   type Source,
+  windowKey,
 } from './types.js';
 
 export type { EarlyScan, Hit, HitLine, Outcome, SearchOptions } from './types.js';
@@ -121,13 +123,21 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     df: scans.reduce((n, s) => n + s.windows[literals.indexOf(label)]!.length, 0),
   }));
   const column = chosen.words.map((w) => literals.indexOf(w));
+  const groups: Group[] = chosen.groups.map((g) => ({
+    label: g.label,
+    words: g.words.map((w) => chosen.words.indexOf(w)),
+    byParts: g.byParts,
+    oneLine: g.oneLine,
+    worth: 1,
+  }));
   const none: Outcome = {
     searched: entries.length,
     hits: [],
     more: 0,
     moreWithAll: 0,
-    absent: [...words.map((w) => w.label), ...chosen.absent],
+    absent: [...groups.map((g) => g.label), ...chosen.absent],
     fuzzy: [],
+    byParts: [],
   };
   if (words.length === 0) return none;
 
@@ -135,7 +145,10 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     entry,
     path: paths[i]!,
     scan: scans[i]!,
-    noteMask: words.reduce((m, w, k) => (noteMatches(notes[i], w) ? m | (1 << k) : m), 0),
+    noteMask: groupMask(
+      groups,
+      words.reduce((m, w, k) => (noteMatches(notes[i], w) ? m | (1 << k) : m), 0),
+    ),
   }));
   // Global statistics: every window of every text output searched.
   let windows = 0;
@@ -166,6 +179,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   for (const label of absent.filter(nearEligible)) {
     const near = nearSpellings(label, docs);
     if (near.size === 0) continue;
+    groups.push({ label, words: [words.length], byParts: false, oneLine: false, worth: 0.5 });
     words.push({ label, near, df: 1 });
     absent = absent.filter((a) => a !== label);
   }
@@ -175,11 +189,16 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   const cache = new Map<string, string[]>();
   const labels = words.map((w) => w.label);
   const lineTerms: LineTerms = (line) => termsOf([line], labels, cache);
+  // Windows holding only some parts of a word typed whole (no match, nor counted as one).
+  const rejected = new Set<number>();
+  const phrase = phraseOf(opts.terms.map((t) => t.token));
   for (const r of rankWindows(docs, words, { windows, bytes }, cache)) {
     const c = candidates[r.id]!;
-    c.score = r.score;
-    c.mask = r.mask;
+    c.mask = windowGroups(groups, labels, r.mask, c.pieces);
+    c.score = c.mask === 0 ? 0 : r.score;
     c.terms = r.terms;
+    if (c.mask === 0) rejected.add(windowKey(c.src, c.window));
+    else if (phrase && c.pieces.some((p) => phrase(p.text))) c.score *= PHRASE_BOOST;
   }
   const ranked: Candidate[] = [];
   const scored = new Map<number, Candidate[]>();
@@ -200,7 +219,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
         terms: new Set(),
       });
   });
-  const worth = words.map((w) => (w.near ? 0.5 : 1));
+  const worth = groups.map((g) => g.worth);
   const coverage = (m: number) => worth.reduce((a, v, i) => (m & (1 << i) ? a + v : a), 0);
   const full = worth.reduce((a, b) => a + b, 0);
   const tier = (c: Candidate) => (coverage(c.mask) >= full ? 1 : 0);
@@ -215,6 +234,11 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     ...none,
     absent,
     fuzzy,
-    ...pickHits(sources, ranked, matched, words, opts, coverage, full, lineTerms),
+    byParts: groups.filter((g) => g.byParts).map((g) => g.label),
+    ...pickHits(sources, ranked, matched, words, opts, coverage, full, lineTerms, {
+      of: groups.length,
+      toGroups: (m) => groupMask(groups, m),
+      rejected,
+    }),
   };
 }

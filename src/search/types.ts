@@ -30,6 +30,8 @@ export interface Hit {
   tokens: string[];
   /** The result's note, if it has one. */
   note?: string;
+  /** The line that starts the record of the first matching line, above the lines shown (record.ts). */
+  header?: { n: number; text: string };
   /** Runs of the same command whose output holds the same lines (this hit shows the newest). */
   runs: number;
 }
@@ -44,6 +46,8 @@ export interface Outcome {
   moreWithAll: number;
   /** Query words found nowhere. */
   absent: string[];
+  /** Query words found nowhere whole, searched as their parts (see groups.ts). */
+  byParts: string[];
   /** Query words found only under near spellings, with those spellings. */
   fuzzy: { word: string; as: string[] }[];
 }

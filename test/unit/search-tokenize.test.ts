@@ -59,7 +59,11 @@ describe('tokensOf: terms as agents type them', () => {
   it.each([
     ['pkg@version by its halves', '├─┬ vitest@4.1.12', ['vitest@4.1.12', 'vitest', '4.1.12']],
     ['a scoped pkg@version', '@vitest/expect@4.1.12 deduped', ['vitest', 'expect', '4.1.12']],
-    ['a camelCase word inside a dotted name, whole', 'Modules/FindOpenSSL.cmake', ['findopenssl', 'find', 'open', 'ssl']],
+    [
+      'a camelCase word inside a dotted name, whole',
+      'Modules/FindOpenSSL.cmake',
+      ['findopenssl', 'find', 'open', 'ssl'],
+    ],
     ['a JSON key', '"4.1.12": "2026-10-15T09:00:00.000Z",', ['4.1.12', '2026-10-15t09', '2026']],
   ])('%s', (_, line, tokens) => {
     expect(tokensOf(line)).toEqual(expect.arrayContaining(tokens));

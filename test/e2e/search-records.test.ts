@@ -1,0 +1,107 @@
+// Issue 24: a hit comes with its record's header; terms as agents type them. On real outputs:
+// a git log of a repository made here, an `ls -laR` of a tree made here, a stored `npm ls`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ctxwrap, ROOT, stored, tempDir } from '../support.js';
+
+function gitRepo(messages: string[]): string {
+  const repo = tempDir();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, ...args], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Ada',
+        GIT_AUTHOR_EMAIL: 'ada@example.com',
+        GIT_COMMITTER_NAME: 'Ada',
+        GIT_COMMITTER_EMAIL: 'ada@example.com',
+      },
+    });
+  git('init', '-q');
+  messages.forEach((m, i) => {
+    writeFileSync(join(repo, `f${i}.txt`), `${i}\n`);
+    git('add', '.');
+    git('commit', '-q', '-m', m);
+  });
+  return repo;
+}
+
+const search = async (runDir: string, ...args: string[]) => {
+  const r = await ctxwrap(['search', '--run-dir', runDir, ...args]);
+  return { out: String(r.stdout), code: r.exitCode };
+};
+
+describe('record-aware hits', () => {
+  it('a hit inside a git log message shows its commit line, marked as ctxwrap context', async () => {
+    const repo = gitRepo([
+      'summary: first\n\nA body line.',
+      'capture: keep every byte\n\nThe quokka overflow happened when the pipe closed early;\nthe fix waits for the last read.',
+      'docs: third',
+    ]);
+    const runDir = tempDir();
+    await stored(runDir, ['git', '-C', repo, 'log']);
+    const hash = execFileSync('git', ['-C', repo, 'log', '-1', '--format=%H', 'HEAD~1'], {
+      encoding: 'utf8',
+    }).trim();
+    const { out, code } = await search(runDir, 'quokka overflow');
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`^\\[ctxwrap record\\] \\d+: commit ${hash}`, 'm'));
+    // The header is above the hit's lines, never numbered as one of them.
+    expect(out).not.toMatch(new RegExp(`^\\d+: commit ${hash}`, 'm'));
+  });
+
+  it('a hit in an ls -laR listing shows its directory', async () => {
+    const root = tempDir();
+    for (let d = 0; d < 6; d++) {
+      const dir = join(root, `dir${d}`, 'include');
+      mkdirSync(dir, { recursive: true });
+      for (let f = 0; f < 30; f++) writeFileSync(join(dir, `h${d}_${f}.h`), '');
+    }
+    writeFileSync(join(root, 'dir4', 'include', 'zlibquokka.h'), '');
+    const runDir = tempDir();
+    await stored(runDir, ['ls', '-laR', root]);
+    const { out } = await search(runDir, 'zlibquokka.h', '--limit', '1');
+    expect(out).toContain(`[ctxwrap record] `);
+    expect(out).toMatch(new RegExp(`^\\[ctxwrap record\\] \\d+: ${root}/dir4/include:`, 'm'));
+  });
+});
+
+describe('terms as agents type them', () => {
+  it('search tail-ratio finds --tail-ratio whole; where only tail and ratio are apart, nothing matches (exit 1)', async () => {
+    const repo = gitRepo([
+      'summary: the tail of a long output is kept\n\nThe ratio of head to end was fixed.',
+      'cli: honour --tail-ratio in the budget',
+    ]);
+    const runDir = tempDir();
+    await stored(runDir, ['git', '-C', repo, 'log', '--format=%s%n%b', 'HEAD~1']);
+    const none = await search(runDir, 'tail-ratio');
+    expect(none.out).toMatch(/no matches for "tail-ratio"/);
+    expect(none.code).toBe(1);
+    await stored(runDir, ['git', '-C', repo, 'log', '--format=%s%n%b']);
+    const found = await search(runDir, 'tail-ratio', '--limit', '1');
+    expect(found.code).toBe(0);
+    expect(found.out).toMatch(/^\d+: cli: honour --tail-ratio in the budget$/m);
+    expect(found.out).not.toContain('of 1 words');
+  });
+
+  it('parts of a word typed whole match only together on one line, and say so', async () => {
+    const repo = gitRepo(['cli: honour the tail ratio in the budget', 'docs: the tail\n\nratio']);
+    const runDir = tempDir();
+    await stored(runDir, ['git', '-C', repo, 'log', '--format=%s%n%b']);
+    const { out, code } = await search(runDir, 'tail-ratio');
+    expect(code).toBe(0);
+    expect(out).toMatch(/no exact 'tail-ratio', by its parts/);
+    expect(out).toMatch(/^\d+: cli: honour the tail ratio in the budget$/m);
+    expect(out).toMatch(/1 hit,/);
+  });
+
+  it('search vitest 4.1.12 puts vitest@4.1.12 of a real npm ls in the first hit', async () => {
+    const runDir = tempDir();
+    await stored(runDir, ['cat', join(ROOT, 'fixtures', 'search', 'npm-ls-all.txt')]);
+    const { out, code } = await search(runDir, 'vitest', '4.1.12', '--limit', '1');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^\d+: ├─┬ vitest@4\.1\.12$/m);
+  });
+});
