@@ -139,7 +139,13 @@ export function pickCandidates(
       if (!wordOf.has(m.word)) continue;
       for (const x of windowsOfLine(m.line)) {
         const c = byWindow.get(windowKey(i, x));
-        if (c && c.anchors.length < 16) c.anchors.push(m);
+        // 16 per window, and one of each word beyond them: the rare word of a phrase inside a
+        // long line full of a common one is read back too.
+        if (
+          c &&
+          (c.anchors.length < 16 || (c.anchors.length < 32 && !c.anchors.some((a) => a.word === m.word)))
+        )
+          c.anchors.push(m);
       }
     }
   }

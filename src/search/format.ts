@@ -62,6 +62,8 @@ export function showLine(
   const after = line.after ?? 0;
   if (text.length <= cap && before === 0 && after === 0) return text;
   const lower = text.toLowerCase();
+  const several = windowsAround(text, lower, line, tokens, cap);
+  if (several !== undefined) return several;
   // Around the first of `tokens` (rarest first) that the line holds.
   let at = -1;
   for (const t of tokens) {
@@ -79,6 +81,65 @@ export function showLine(
   const cutBefore = before < 0 ? -1 : before + Buffer.byteLength(text.slice(0, start));
   const cutAfter = after < 0 ? -1 : after + Buffer.byteLength(text.slice(start + shown.length));
   return `${cutBefore !== 0 ? cutMark(cutBefore) : ''}${shown}${cutAfter !== 0 ? cutMark(cutAfter) : ''}`;
+}
+
+/** Most query words a long line shows a window around each of. */
+const MAX_WINDOWS = 4;
+
+/**
+ * A long line holding two or more of `tokens` (the query words first): a window around the
+ * first place of each, in line order, in up to twice `cap` characters, with a cut mark between
+ * windows and at the ends. Undefined when the line holds fewer than two.
+ */
+function windowsAround(
+  text: string,
+  lower: string,
+  line: { before?: number; after?: number },
+  tokens: readonly string[],
+  cap: number,
+): string | undefined {
+  const places: number[] = [];
+  for (const t of tokens) {
+    if (places.length >= MAX_WINDOWS) break;
+    if (t.length < 2) continue;
+    // A word already beside a place is shown there; else its first place gets a window.
+    let first = lower.indexOf(t);
+    for (let at = first, k = 0; at !== -1 && k < 64; k++, at = lower.indexOf(t, at + 1)) {
+      if (places.some((p) => Math.abs(p - at) < 80)) {
+        first = -1;
+        break;
+      }
+    }
+    if (first !== -1) places.push(first);
+  }
+  if (places.length < 2) return undefined;
+  places.sort((a, b) => a - b);
+  const budget = 2 * cap - (places.length + 1) * MARK_ROOM;
+  const per = Math.max(24, Math.floor(budget / places.length));
+  // Windows around each place (a third before it), merged where they meet.
+  const spans: [number, number][] = [];
+  for (const p of places) {
+    const a = Math.max(0, p - Math.floor(per / 3));
+    const b = Math.min(text.length, a + per);
+    const last = spans[spans.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else spans.push([a, b]);
+  }
+  const bytes = (a: number, b: number) => Buffer.byteLength(text.slice(a, b));
+  const before = line.before ?? 0;
+  const after = line.after ?? 0;
+  let out = '';
+  let end = 0;
+  spans.forEach(([a, b], i) => {
+    const shown = safeSlice(text, a, b);
+    const start = text.indexOf(shown, a);
+    const cut = i === 0 ? (before < 0 ? -1 : before + bytes(0, start)) : bytes(end, start);
+    if (cut !== 0) out += cutMark(cut);
+    out += shown;
+    end = start + shown.length;
+  });
+  const tail = after < 0 ? -1 : after + bytes(end, text.length);
+  return tail !== 0 ? out + cutMark(tail) : out;
 }
 
 /** A stored line as printed, without its number. */

@@ -20,6 +20,9 @@ import {
   windowKey,
 } from './types.js';
 
+/** A matching line longer than this (minified code, a data line) gets no record header. */
+const LONG_LINE = 4096;
+
 /** Identifier-like words (digits, joiners) are more specific than plain ones, then longer ones. */
 const specific = (w: string) => (/[\d.\-_/:@#]/.test(w) ? 1000 : 0) + w.length;
 
@@ -154,21 +157,11 @@ function hitOf(
   const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
   const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
   let pieces: Piece[];
-  let header: { n: number; text: string } | undefined;
   const matched = new Set(matching);
   try {
-    pieces = withFile(s.path, (fd) => {
-      const read = readAround(fd, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true);
-      // The record of the first matching line (its start known: not cut beyond 8 MiB).
-      const first = read.find((p) => matched.has(p.n));
-      if (first && first.before >= 0)
-        header = recordHeader(fd, {
-          n: first.n,
-          text: cleanLine(first.text),
-          start: first.start - first.before,
-        });
-      return read;
-    });
+    pieces = withFile(s.path, (fd) =>
+      readAround(fd, anchors.length > 0 ? anchors : c.anchors, range.first, range.last, true),
+    );
   } catch {
     return undefined;
   }
@@ -188,6 +181,18 @@ function hitOf(
     before: p.before,
     after: p.after,
   }));
+  // The record of the first matching line shown (not of a cut line: minified code has none).
+  const first = pieces.slice(a, b + 1).find((p) => matched.has(p.n));
+  let header: { n: number; text: string } | undefined;
+  if (first && first.before === 0 && first.after === 0 && first.text.length <= LONG_LINE) {
+    try {
+      header = withFile(s.path, (fd) =>
+        recordHeader(fd, { n: first.n, text: cleanLine(first.text), start: first.start }),
+      );
+    } catch {
+      /* removed meanwhile: no header */
+    }
+  }
   const outside = header && header.n < lines[0]!.n ? { header } : {};
   return { ...base, first: lines[0]!.n, last: lines[lines.length - 1]!.n, lines, ...outside };
 }

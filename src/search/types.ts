@@ -86,7 +86,7 @@ export interface Candidate {
   src: number;
   /** First block of the window; -1 for a result found by its note only. */
   window: number;
-  anchors: Anchor[];
+  anchors: (Anchor & { word?: number })[];
   mask: number;
   pre: number;
   score: number;

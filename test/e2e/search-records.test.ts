@@ -97,6 +97,23 @@ describe('terms as agents type them', () => {
     expect(out).toMatch(/1 hit,/);
   });
 
+  it('finds a phrase inside a long line of minified code with every word, and shows it', async () => {
+    const root = tempDir();
+    const min = join(root, 'bundle.min.js');
+    execFileSync(join(ROOT, 'node_modules', '.bin', 'esbuild'), [
+      join(ROOT, 'node_modules', 'fast-check', 'lib', 'fast-check.js'),
+      '--minify',
+      `--outfile=${min}`,
+      '--log-level=error',
+    ]);
+    const runDir = tempDir();
+    await stored(runDir, ['cat', min]);
+    const { out, code } = await search(runDir, 'extract', 'token', 'preceeding', '--limit', '1');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^\[ctxwrap hit 1\/1\] \S+ lines \d+-\d+ score [\d.]+ · /m);
+    expect(out).toContain('Unable to extract token preceeding the currently parsed one');
+  });
+
   it('search vitest 4.1.12 puts vitest@4.1.12 of a real npm ls in the first hit', async () => {
     const runDir = tempDir();
     await stored(runDir, ['cat', join(ROOT, 'fixtures', 'search', 'npm-ls-all.txt')]);
