@@ -121,10 +121,13 @@ export function pickHits(
     more++;
     if (coverage(c.mask) >= full) moreWithAll++;
   }
+  // Matched against the text as printed: a hit whose words are all inside masked credentials
+  // is no hit (else a secret could be probed one character at a time).
+  const shownHits = hits.map((h) => finished(h, opts, words)).filter((h) => h !== undefined);
   return {
-    hits: hits.map((h) => finished(h, opts)),
-    more: hits.length === 0 ? 0 : more,
-    moreWithAll: hits.length === 0 ? 0 : moreWithAll,
+    hits: shownHits,
+    more: shownHits.length === 0 ? 0 : more,
+    moreWithAll: shownHits.length === 0 ? 0 : moreWithAll,
   };
 }
 
@@ -197,13 +200,26 @@ function hitOf(
   return { ...base, first: lines[0]!.n, last: lines[lines.length - 1]!.n, lines, ...outside };
 }
 
-/** The hit as shown: its lines masked by the shield, its result's note attached. */
-function finished(hit: Hit, opts: SearchOptions): Hit {
+/**
+ * The hit as shown: its lines masked by the shield, its result's note attached. A line the
+ * shield changed matches only if a query word (or near spelling) is still in it; undefined
+ * when no line of a hit with lines matches any more.
+ */
+function finished(hit: Hit, opts: SearchOptions, words: Word[]): Hit | undefined {
   const shield = opts.shield(hit.entry);
   const note = opts.noteOf(hit.entry);
+  const visible = (text: string) => {
+    const lower = cleanLine(text).toLowerCase();
+    return words.some((w) => lower.includes(w.label) || [...(w.near ?? [])].some((n) => lower.includes(n)));
+  };
+  const lines = hit.lines.map((l) => {
+    const text = shield(l.n, l.text);
+    return text === l.text ? { ...l, text } : { ...l, text, match: l.match && visible(text) };
+  });
+  if (hit.lines.length > 0 && !lines.some((l) => l.match)) return undefined;
   return {
     ...hit,
-    lines: hit.lines.map((l) => ({ ...l, text: shield(l.n, l.text) })),
+    lines,
     ...(hit.header ? { header: { n: hit.header.n, text: shield(hit.header.n, hit.header.text) } } : {}),
     ...(note ? { note } : {}),
   };
