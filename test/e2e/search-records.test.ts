@@ -68,6 +68,26 @@ describe('record-aware hits', () => {
   });
 });
 
+describe('read --lines grep: --records', () => {
+  it('shows the directory of each matching file of an ls -laR listing, once per directory', async () => {
+    const root = tempDir();
+    for (const d of ['alpha', 'beta']) {
+      mkdirSync(join(root, d), { recursive: true });
+      for (let f = 0; f < 20; f++) writeFileSync(join(root, d, `f${f}.c`), '');
+      writeFileSync(join(root, d, `quokka_${d}.h`), '');
+      writeFileSync(join(root, d, `quokka_${d}2.h`), '');
+    }
+    const runDir = tempDir();
+    const id = await stored(runDir, ['ls', '-laR', root]);
+    const r = await ctxwrap(['read', id, '--run-dir', runDir, '--lines', 'grep:quokka_', '--records']);
+    const out = String(r.stdout);
+    expect(r.exitCode).toBe(0);
+    expect(out.match(new RegExp(`^\\[ctxwrap record\\] \\d+: ${root}/alpha:$`, 'gm'))).toHaveLength(1);
+    expect(out.match(new RegExp(`^\\[ctxwrap record\\] \\d+: ${root}/beta:$`, 'gm'))).toHaveLength(1);
+    expect(out.match(/^\d+: .*quokka_/gm)).toHaveLength(4);
+  });
+});
+
 describe('terms as agents type them', () => {
   it('search tail-ratio finds --tail-ratio whole; where only tail and ratio are apart, nothing matches (exit 1)', async () => {
     const repo = gitRepo([
