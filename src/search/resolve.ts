@@ -68,6 +68,27 @@ export function chooseWords(
   return { words, absent: [...new Set(absent)], groups: kept };
 }
 
+/** The scan's forms of each literal: its case forms, and the word as typed when its case is mixed. */
+export function formsFor(
+  terms: QueryTerm[],
+  literals: string[],
+  formsOf: (word: string) => Buffer[],
+): Buffer[][] {
+  const typed = new Map<string, string>();
+  const visit = (t: QueryTerm) => {
+    if (t.typed && !typed.has(t.token)) typed.set(t.token, t.typed);
+    for (const p of t.parts) visit(p);
+  };
+  for (const t of terms) visit(t);
+  return literals.map((l) => {
+    const forms = formsOf(l);
+    const as = typed.get(l);
+    return as === undefined
+      ? forms
+      : [...forms, ...formsOf(as).filter((f) => !forms.some((g) => g.equals(f)))];
+  });
+}
+
 /** Edit distance of at most one (insertion, deletion, substitution or transposition). */
 export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1 || a === b) return a === b;

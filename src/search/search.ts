@@ -13,7 +13,7 @@ import { pickCandidates, readPieces } from './candidates.js';
 import { type Group, groupMask, PHRASE_BOOST, phraseOf, windowGroups } from './groups.js';
 import { pickHits } from './hits.js';
 import type { Doc, Word } from './rank.js';
-import { chooseWords, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
+import { chooseWords, formsFor, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
 import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
 import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
 import {
@@ -42,7 +42,7 @@ const NOTE_SCORE = 2;
 
 /** Starts the grep scan of the outputs of `ids` for `terms` (see search's `scanned`). */
 export function startScan(dir: RunDir, ids: string[], terms: QueryTerm[]): EarlyScan {
-  const forms = literalsOf(terms).map((l) => formsOf(l));
+  const forms = formsFor(terms, literalsOf(terms), formsOf);
   return {
     ids,
     scans: scanWithGrep(
@@ -95,7 +95,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   // As resultPaths names them (the ids were checked when the entries were listed; no path.join,
   // see resultFiles).
   const paths = entries.map((e) => `${dir.results}${sep}${e.meta.id}.txt`);
-  const forms = literals.map((l) => formsOf(l));
+  const forms = formsFor(opts.terms, literals, formsOf);
   // minisearch loads while grep runs: it is needed as soon as there is anything to rank.
   const ranking = import('./rank.js');
   ranking.catch(() => {});

@@ -204,6 +204,8 @@ export function tokensOf(text: string): string[] {
 export interface QueryTerm {
   /** The token as the index spells it (lowercase). */
   token: string;
+  /** The word as typed, when its case is mixed (`TypeError`): one more form to scan for. */
+  typed?: string;
   /** The parts to fall back on when the whole token is found nowhere; empty for a plain word. */
   parts: QueryTerm[];
 }
@@ -223,9 +225,13 @@ export function queryTerms(query: string): QueryTerm[] {
 
 function termOf(compound: string): QueryTerm {
   const token = keep(compound.toLowerCase()) as string;
-  if (!hasJoinerOrHump(compound)) return { token, parts: [] };
+  // (Lower, upper and capitalised are forms already: see scan.ts formsOf.)
+  const capitalised = token.charAt(0).toUpperCase() + token.slice(1);
+  const mixed = compound.length <= 64 && ![token, compound.toUpperCase(), capitalised].includes(compound);
+  const typed = mixed ? { typed: compound } : {};
+  if (!hasJoinerOrHump(compound)) return { token, ...typed, parts: [] };
   const segments = segmentsOf(compound);
-  if (segments.length > 1) return { token, parts: segments.map(termOf) };
+  if (segments.length > 1) return { token, ...typed, parts: segments.map(termOf) };
   const words = wordsOf(segments[0] ?? compound).filter((w) => w !== token);
-  return { token, parts: words.map((w) => ({ token: w, parts: [] })) };
+  return { token, ...typed, parts: words.map((w) => ({ token: w, parts: [] })) };
 }

@@ -134,6 +134,26 @@ describe('terms as agents type them', () => {
     expect(out).toContain('Unable to extract token preceeding the currently parsed one');
   });
 
+  it('a camelCase word typed as printed (TypeError) is found in a JSON-lines log, with its message', async () => {
+    const root = tempDir();
+    const app = join(root, 'app.mjs');
+    writeFileSync(
+      app,
+      [
+        'for (let i = 0; i < 200; i++) console.log(JSON.stringify({ level: 30, reqId: `req-${i}`, msg: "request completed" }));',
+        'try { ({}).order.amount; } catch (err) {',
+        '  console.log(JSON.stringify({ level: 50, reqId: "req-200", err: { type: err.name, message: err.message, stack: err.stack }, msg: "handler failed" }));',
+        '}',
+      ].join('\n'),
+    );
+    const runDir = tempDir();
+    await stored(runDir, [process.execPath, app]);
+    const { out, code } = await search(runDir, 'TypeError', 'amount', '--limit', '1');
+    expect(code).toBe(0);
+    expect(out).not.toContain('not found anywhere');
+    expect(out).toContain("Cannot read properties of undefined (reading 'amount')");
+  });
+
   it('search vitest 4.1.12 puts vitest@4.1.12 of a real npm ls in the first hit', async () => {
     const runDir = tempDir();
     await stored(runDir, ['cat', join(ROOT, 'fixtures', 'search', 'npm-ls-all.txt')]);

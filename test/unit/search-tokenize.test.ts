@@ -99,6 +99,7 @@ describe('queryTerms', () => {
       [
         {
           token: 'withoutbase',
+          typed: 'withoutBase',
           parts: [
             { token: 'without', parts: [] },
             { token: 'base', parts: [] },
