@@ -6,6 +6,7 @@ import { type Common, type Declare, print, runDirOf, warn, withRunDir, writeByte
 interface ReadCliOptions extends Common {
   lines?: string;
   context?: string;
+  records?: boolean;
   raw?: boolean;
   numbers?: boolean;
   maxChars?: string;
@@ -21,6 +22,10 @@ export const declareRead: Declare = (program, { setExit }) => {
       .argument('<id>', 'the result id, as printed in the summary header')
       .option('--lines <spec>', 'first:N, last:N, A-B, A-, 1-20,900-950, grep:PATTERN, grep:/PATTERN/i')
       .option('--context <n>', 'lines of context around each grep: match')
+      .option(
+        '--records',
+        'with grep:, show above each match the line that starts its record (a git log commit, an ls -R directory)',
+      )
       .option(
         '--raw',
         'exact stored bytes, no numbers, no cleaning (without --lines: the whole file, unbounded)',
@@ -47,6 +52,7 @@ export const declareRead: Declare = (program, { setExit }) => {
         id,
         ...(opts.lines !== undefined ? { lines: opts.lines } : {}),
         ...(context !== undefined ? { context } : {}),
+        ...(opts.records ? { records: true } : {}),
         ...(maxChars !== undefined ? { maxChars } : {}),
         raw: opts.raw === true,
         numbers: opts.numbers !== false,

@@ -16,13 +16,15 @@ import {
   lineEnd,
 } from '../read/line-reader.js';
 import { type GrepRequest, type LineRange, type LineSpec, parseLineSpec } from '../read/parse-line-spec.js';
+import { recordHeader } from '../search/record.js';
 import { shieldFor } from '../shield.js';
 import { validateId } from '../store/ids.js';
 import { record } from '../store/ledger.js';
 import { stateOf } from '../store/registry.js';
 import { openStoredOutput, type ResultMeta, readMeta } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
-import { cutLine } from '../summary/render.js';
+import { cleanLine } from '../summary/clean.js';
+import { cutLine, inert } from '../summary/render.js';
 import { storageCut, storageCutText } from './describe-result.js';
 
 /** Default of `--max-chars`: about a thousand tokens. */
@@ -42,6 +44,8 @@ export interface ReadOptions {
   lines?: string;
   /** Lines of context around each grep match. */
   context?: number;
+  /** Show the header of the record of each grep match above it (see search/record.ts). */
+  records?: boolean;
   /** Mask credentials in what is shown (default true; --raw never masks). */
   redact?: boolean;
   /** Exact stored bytes: no cleaning, no numbers. Without `lines` or `maxChars`, the whole file, unbounded. */
@@ -118,7 +122,25 @@ function select(
   const shield = shieldFor(meta.keyRanges, opts.redact !== false);
   // A line may take all the room but its number; `fit` cuts it narrower when the note needs room.
   const cap = Math.max(MIN_CAP, max - LINE_NUMBER_ROOM);
-  const add = (line: number, buf: Buffer, start: number, end: number, match = true): boolean => {
+  let lastHeader = 0;
+  let lastMatch = 0;
+  const context = opts.context ?? 0;
+  const add = (line: number, buf: Buffer, start: number, end: number, match = true, at?: number): boolean => {
+    if (opts.records && !opts.raw && match && at !== undefined) {
+      const header = headerAbove(fd, line, buf, start, end, at);
+      // Once per record, and only when it is above what is already shown.
+      if (
+        header &&
+        header.n > lastHeader &&
+        (lastMatch === 0 || header.n > lastMatch + context) &&
+        header.n < line - context
+      ) {
+        lastHeader = header.n;
+        const text = `[ctxwrap record] ${header.n}: ${inert(narrower(shield(header.n, header.text), cap))}`;
+        if (!out.add(header.n, text, false)) return false;
+      }
+    }
+    if (match) lastMatch = line;
     if (opts.raw) {
       const bytes = Buffer.concat([buf.subarray(start, end), NEWLINE]);
       return out.add(line, bytes, match, (width) => utf8Prefix(bytes, width), bytes.length);
@@ -354,4 +376,17 @@ async function streamAll(fd: number, write: (chunk: Buffer) => boolean | Promise
     if (!(await write(chunk.subarray(0, n)))) break;
   }
   return sent;
+}
+
+/** The header of the record of a matching line (bounded: see search/record.ts); none for a long line. */
+function headerAbove(
+  fd: number,
+  line: number,
+  buf: Buffer,
+  start: number,
+  end: number,
+  at: number,
+): { n: number; text: string } | undefined {
+  if (end - start > 4096) return undefined;
+  return recordHeader(fd, { n: line, text: cleanLine(buf.toString('utf8', start, end)), start: at });
 }

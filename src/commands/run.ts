@@ -15,7 +15,7 @@ import {
   signalNumber,
 } from '../capture/spawn.js';
 import { formatDuration } from '../format.js';
-import { newId } from '../store/ids.js';
+import { newId, toolName } from '../store/ids.js';
 import { OutputFile, type StoreLimits } from '../store/output-file.js';
 import { maybePrune } from '../store/prune.js';
 import { type ResultMeta, resultPaths, writeMeta } from '../store/results.js';
@@ -353,10 +353,15 @@ function lastPartialLine(before: Buffer, chunk: Buffer): Buffer {
 function commandName(opts: RunOptions): string {
   if (opts.source === 'stdin') return 'stdin';
   if (opts.source === 'shell') {
-    const first = (opts.command[2] ?? '').trim().split(/[\s;&|()<>]+/)[0] ?? 'sh';
-    return first.includes('=') ? 'sh' : first;
+    const words = (opts.command[2] ?? '')
+      .trim()
+      .split(/[;&|()<>]/)[0]!
+      .split(/\s+/)
+      .filter(Boolean);
+    const tool = toolName(words);
+    return tool === '' || tool.includes('=') ? 'sh' : tool;
   }
-  return opts.command[0] ?? 'cmd';
+  return toolName(opts.command) || 'cmd';
 }
 
 /**

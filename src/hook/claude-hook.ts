@@ -11,6 +11,7 @@
  * part of the original is matched by an allow rule the way Claude Code matches it (see
  * allow-rules.ts), and leaves the command alone on any doubt. It never widens a permission.
  */
+import { toolName } from '../store/ids.js';
 import { allowedByRules } from './allow-rules.js';
 import { mightAutoAllow } from './claude-auto-allow.js';
 import { findView, type ViewSplit } from './in-shell.js';
@@ -131,9 +132,10 @@ export function decideCommand(command: string, rules: BashRules, mode?: string):
   }
   if (!allow && !bypass && mightAutoAllow(all, mode))
     return { leave: 'Claude Code may run it without asking (read-only, or an edit in acceptEdits)' };
-  const first = all.map((c) => commandWords(c)[0]).find((w) => w !== undefined);
+  const first = all.map((c) => commandWords(c)).find((w) => w.length > 0);
   const view = findView(command, parsed);
-  return { wrap: { command, name: first ? base(first.text) : 'sh', allow, ...(view ? { view } : {}) } };
+  const name = first ? base(toolName(first.map((w) => w.text)) || first[0]!.text) : 'sh';
+  return { wrap: { command, name, allow, ...(view ? { view } : {}) } };
 }
 
 /** Why a simple command must run unwrapped, or undefined. */

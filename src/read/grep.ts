@@ -52,7 +52,15 @@ export function planGrep(request: GrepRequest): GrepPlan {
 }
 
 /** Receives the lines to show, in order: returns false once nothing more fits. */
-export type ShowLine = (line: number, buf: Buffer, start: number, end: number, match: boolean) => boolean;
+/** `at`: the byte offset of the line in the file, when it is known (a line of the current block). */
+export type ShowLine = (
+  line: number,
+  buf: Buffer,
+  start: number,
+  end: number,
+  match: boolean,
+  at?: number,
+) => boolean;
 
 export interface GrepResult {
   /** Matching lines in the whole file. */
@@ -117,6 +125,7 @@ class GrepScan {
 
   // The current block, and a cursor: `pos` is the start of line `line`.
   private buf: Buffer = Buffer.alloc(0);
+  private offset = 0;
   private cut = false;
   private first = 1;
   private pos = 0;
@@ -133,6 +142,7 @@ class GrepScan {
   block(block: Block): void {
     this.buf = block.buf;
     this.first = block.line;
+    this.offset = block.offset;
     this.pos = 0;
     this.line = block.line;
     this.nextPos = this.lastShown === block.line - 1 ? 0 : -1;
@@ -278,7 +288,7 @@ class GrepScan {
 
   private emit(line: number, start: number, end: number, match: boolean): boolean {
     if (line <= this.lastShown) return true;
-    if (!this.show(line, this.buf, start, end, match)) {
+    if (!this.show(line, this.buf, start, end, match, this.offset + start)) {
       this.full = true;
       return false;
     }

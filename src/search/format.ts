@@ -62,6 +62,8 @@ export function showLine(
   const after = line.after ?? 0;
   if (text.length <= cap && before === 0 && after === 0) return text;
   const lower = text.toLowerCase();
+  const several = windowsAround(text, lower, line, tokens, cap);
+  if (several !== undefined) return several;
   // Around the first of `tokens` (rarest first) that the line holds.
   let at = -1;
   for (const t of tokens) {
@@ -79,6 +81,65 @@ export function showLine(
   const cutBefore = before < 0 ? -1 : before + Buffer.byteLength(text.slice(0, start));
   const cutAfter = after < 0 ? -1 : after + Buffer.byteLength(text.slice(start + shown.length));
   return `${cutBefore !== 0 ? cutMark(cutBefore) : ''}${shown}${cutAfter !== 0 ? cutMark(cutAfter) : ''}`;
+}
+
+/** Most query words a long line shows a window around each of. */
+const MAX_WINDOWS = 4;
+
+/**
+ * A long line holding two or more of `tokens` (the query words first): a window around the
+ * first place of each, in line order, in up to twice `cap` characters, with a cut mark between
+ * windows and at the ends. Undefined when the line holds fewer than two.
+ */
+function windowsAround(
+  text: string,
+  lower: string,
+  line: { before?: number; after?: number },
+  tokens: readonly string[],
+  cap: number,
+): string | undefined {
+  const places: number[] = [];
+  for (const t of tokens) {
+    if (places.length >= MAX_WINDOWS) break;
+    if (t.length < 2) continue;
+    // A word already beside a place is shown there; else its first place gets a window.
+    let first = lower.indexOf(t);
+    for (let at = first, k = 0; at !== -1 && k < 64; k++, at = lower.indexOf(t, at + 1)) {
+      if (places.some((p) => Math.abs(p - at) < 80)) {
+        first = -1;
+        break;
+      }
+    }
+    if (first !== -1) places.push(first);
+  }
+  if (places.length < 2) return undefined;
+  places.sort((a, b) => a - b);
+  const budget = 2 * cap - (places.length + 1) * MARK_ROOM;
+  const per = Math.max(24, Math.floor(budget / places.length));
+  // Windows around each place (a third before it), merged where they meet.
+  const spans: [number, number][] = [];
+  for (const p of places) {
+    const a = Math.max(0, p - Math.floor(per / 3));
+    const b = Math.min(text.length, a + per);
+    const last = spans[spans.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else spans.push([a, b]);
+  }
+  const bytes = (a: number, b: number) => Buffer.byteLength(text.slice(a, b));
+  const before = line.before ?? 0;
+  const after = line.after ?? 0;
+  let out = '';
+  let end = 0;
+  spans.forEach(([a, b], i) => {
+    const shown = safeSlice(text, a, b);
+    const start = text.indexOf(shown, a);
+    const cut = i === 0 ? (before < 0 ? -1 : before + bytes(0, start)) : bytes(end, start);
+    if (cut !== 0) out += cutMark(cut);
+    out += shown;
+    end = start + shown.length;
+  });
+  const tail = after < 0 ? -1 : after + bytes(end, text.length);
+  return tail !== 0 ? out + cutMark(tail) : out;
 }
 
 /** A stored line as printed, without its number. */
@@ -117,6 +178,16 @@ function frame(hit: Hit, i: number, n: number, lines: HitLine[] = hit.lines): st
   return `[ctxwrap hit ${i}/${n}] ${meta.id} ${where} score ${hit.score.toFixed(1)}${words} · ${oneLine(commandText(meta))}${runs}${note}`;
 }
 
+/**
+ * The header of a hit's record, above its lines (record.ts): ctxwrap's own line, so that it is
+ * never taken for a matching line, with the stored line quoted after it.
+ */
+function headerLine(hit: Hit): string | undefined {
+  if (!hit.header) return undefined;
+  const up = hit.lines.length > 0 ? hit.lines[0]!.n - hit.header.n : 0;
+  return `[ctxwrap record] ${hit.header.n}: ${inert(showLine({ text: hit.header.text }, [], LINE_CAP))}${up > 1 ? ` [ctxwrap: ${formatCount(up - 1)} lines above the hit]` : ''}`;
+}
+
 /** The lines of a hit that fit in `room` characters: matching lines first, then context. */
 function fitLines(hit: Hit, room: number, tokens: readonly string[]): HitLine[] | undefined {
   let lines = hit.lines;
@@ -151,6 +222,7 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
   const notes: string[] = [];
   if (o.absent.length > 0)
     notes.push(`not found anywhere: ${o.absent.map((w) => oneLine(w, 40)).join(', ')}`);
+  for (const w of o.byParts) notes.push(`no exact '${oneLine(w, 40)}', by its parts`);
   for (const f of o.fuzzy)
     notes.push(`no exact '${oneLine(f.word, 40)}', near: ${f.as.map((w) => oneLine(w, 40)).join(', ')}`);
   const header = (showing: string) =>
@@ -158,7 +230,7 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
   const chosen: { hit: Hit; lines: HitLine[]; cap: number }[] = [];
   let used = header('99 hits, best first').length + 1 + FOOTER_ROOM;
   for (const hit of o.hits) {
-    const head = frame(hit, 99, 99).length + 1;
+    const head = frame(hit, 99, 99).length + 1 + (headerLine(hit)?.length ?? -1) + 1;
     const lines = used + head > maxChars ? undefined : fitLines(hit, maxChars - used - head, hit.tokens);
     if (lines === undefined) break;
     used += head + lines.reduce((n, l) => n + quoted(l, hit.tokens).length + 1, 0);
@@ -177,6 +249,8 @@ export function renderHits(query: string, o: Outcome, maxChars: number): Rendere
   const out = [header(`${n} hit${n === 1 ? '' : 's'}, best first`)];
   chosen.forEach(({ hit, lines, cap }, i) => {
     out.push(frame(hit, i + 1, n, lines));
+    const record = lines.length > 0 && cap === LINE_CAP ? headerLine(hit) : undefined;
+    if (record) out.push(record);
     out.push(...printed(lines, hit.tokens, cap));
   });
   if (more > 0) {
@@ -206,6 +280,9 @@ export function renderJson(query: string, o: Outcome, r: Rendered): string {
       ...((r.lines[i] ?? []).length > 0
         ? { lines: [r.lines[i]![0]!.n, r.lines[i]!.at(-1)!.n] }
         : { noteOnly: true }),
+      ...(hit.header
+        ? { record: { line: hit.header.n, text: showLine({ text: hit.header.text }, []) } }
+        : {}),
       score: Number(hit.score.toFixed(3)),
       words: { found: hit.found, of: hit.of },
       ...(hit.runs > 1 ? { runs: hit.runs } : {}),
@@ -217,6 +294,7 @@ export function renderJson(query: string, o: Outcome, r: Rendered): string {
     })),
     more: r.more,
     absent: o.absent,
+    byParts: o.byParts,
     fuzzy: o.fuzzy,
   })}\n`;
 }

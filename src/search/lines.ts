@@ -102,7 +102,11 @@ export function readAround(
         const cutEnd = nl === -1 && !atEnd;
         if (nl === -1) nl = buf.length;
         if (start === buf.length && start > 0) break;
-        if (n >= first && n <= last && !pieces.has(n)) {
+        const known = pieces.get(n);
+        if (known && !exactEnds && n >= first && n <= last) {
+          // Another part of a long line (to rank: every part read counts, a space between).
+          known.text += ` ${buf.toString('utf8', start, nl)}`;
+        } else if (n >= first && n <= last && !known) {
           pieces.set(n, {
             n,
             text: buf.toString('utf8', start, nl),

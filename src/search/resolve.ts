@@ -23,21 +23,70 @@ export function literalsOf(terms: QueryTerm[]): string[] {
   return [...out].slice(0, 63);
 }
 
-/** The words searched for (found somewhere) and those found nowhere, whole or by parts. */
+/** A query word and the words it is searched as (see groups.ts). */
+export interface Chosen {
+  label: string;
+  words: string[];
+  byParts: boolean;
+  oneLine: boolean;
+}
+
+/** True when a query word's parts are the segments of a path (`/ \ : @`), not its words. */
+const bySegments = (token: string) => /[^/\\:@][/\\:@]+[^/\\:@]/.test(token);
+
+/**
+ * The words searched for (found somewhere), grouped by the query word they stand for, and the
+ * query words found nowhere, whole or by parts (every part of a joined word must be found).
+ */
 export function chooseWords(
   terms: QueryTerm[],
   found: (token: string) => boolean,
-): { words: string[]; absent: string[] } {
-  const words: string[] = [];
+): { words: string[]; absent: string[]; groups: Chosen[] } {
+  const groups: Chosen[] = [];
   const absent: string[] = [];
-  const visit = (t: QueryTerm) => {
-    if (found(t.token)) {
-      if (!words.includes(t.token)) words.push(t.token);
-    } else if (t.parts.length > 0) for (const p of t.parts) visit(p);
-    else if (!absent.includes(t.token)) absent.push(t.token);
+  const leaves = (t: QueryTerm): string[] => (t.parts.length === 0 ? [t.token] : t.parts.flatMap(leaves));
+  const visit = (t: QueryTerm, byParts: boolean) => {
+    if (found(t.token)) groups.push({ label: t.token, words: [t.token], byParts, oneLine: false });
+    else if (t.parts.length === 0) absent.push(t.token);
+    else if (bySegments(t.token)) for (const p of t.parts) visit(p, true);
+    else {
+      const parts = [...new Set(leaves(t))];
+      if (parts.every(found)) groups.push({ label: t.token, words: parts, byParts: true, oneLine: true });
+      else absent.push(t.token);
+    }
   };
-  for (const t of terms.slice(0, MAX_TERMS)) visit(t);
-  return { words: words.slice(0, 30), absent };
+  for (const t of terms.slice(0, MAX_TERMS)) visit(t, false);
+  const kept: Chosen[] = [];
+  const words: string[] = [];
+  for (const g of groups) {
+    if (kept.some((k) => k.label === g.label)) continue;
+    const more = g.words.filter((w) => !words.includes(w));
+    if (words.length + more.length > 30) break;
+    words.push(...more);
+    kept.push(g);
+  }
+  return { words, absent: [...new Set(absent)], groups: kept };
+}
+
+/** The scan's forms of each literal: its case forms, and the word as typed when its case is mixed. */
+export function formsFor(
+  terms: QueryTerm[],
+  literals: string[],
+  formsOf: (word: string) => Buffer[],
+): Buffer[][] {
+  const typed = new Map<string, string>();
+  const visit = (t: QueryTerm) => {
+    if (t.typed && !typed.has(t.token)) typed.set(t.token, t.typed);
+    for (const p of t.parts) visit(p);
+  };
+  for (const t of terms) visit(t);
+  return literals.map((l) => {
+    const forms = formsOf(l);
+    const as = typed.get(l);
+    return as === undefined
+      ? forms
+      : [...forms, ...formsOf(as).filter((f) => !forms.some((g) => g.equals(f)))];
+  });
 }
 
 /** Edit distance of at most one (insertion, deletion, substitution or transposition). */

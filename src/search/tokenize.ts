@@ -13,7 +13,7 @@
 export const MAX_TOKEN = 64;
 const MIN_TOKEN = 2;
 
-const SEGMENT_SPLIT = /[/\\:]+/;
+const SEGMENT_SPLIT = /[/\\:@]+/;
 const WORD_SPLIT = /[.,\-_@#+~$]+/;
 const CAMEL = /([a-z])(?=[A-Z])|([A-Z]+)(?=[A-Z][a-z])/g;
 const NON_ASCII_WORD = /[\p{L}\p{N}\p{M}]/u;
@@ -112,7 +112,7 @@ function hasJoinerOrHump(compound: string): boolean {
   return false;
 }
 
-const isSegmentSep = (c: number) => c === 47 || c === 92 || c === 58;
+const isSegmentSep = (c: number) => c === 47 || c === 92 || c === 58 || c === 64;
 const isWordSep = (c: number) =>
   c === 46 || c === 44 || c === 45 || c === 95 || c === 64 || c === 35 || c === 43 || c === 126 || c === 36;
 
@@ -135,6 +135,10 @@ function emitParts(orig: string, lower: string, emit: (token: string) => void): 
     const whole = s0 === 0 && s1 === n;
     if (!whole) emit(s1 - s0 > MAX_TOKEN ? lower.slice(s0, s0 + MAX_TOKEN) : lower.slice(s0, s1));
     let w0 = s0;
+    // The piece between word separators, and whether it has humps (then it is a token whole
+    // too: `FindOpenSSL` in `FindOpenSSL.cmake` is `findopenssl`, and `find`, `open`, `ssl`).
+    let p0 = s0;
+    let humped = false;
     let prev = 0;
     for (let j = s0; j <= s1; j++) {
       const c = j < s1 ? orig.charCodeAt(j) : 44;
@@ -144,9 +148,13 @@ function emitParts(orig: string, lower: string, emit: (token: string) => void): 
         isUpper(c) &&
         (isLower(prev) || (isUpper(prev) && isLower(orig.charCodeAt(j + 1)) && j + 1 < s1));
       if (sep || hump) {
+        if (sep && humped && j - p0 >= MIN_TOKEN && (p0 !== s0 || j !== s1))
+          emit(j - p0 > MAX_TOKEN ? lower.slice(p0, p0 + MAX_TOKEN) : lower.slice(p0, j));
         if (j - w0 >= MIN_TOKEN && (w0 !== s0 || j !== s1))
           emit(j - w0 > MAX_TOKEN ? lower.slice(w0, w0 + MAX_TOKEN) : lower.slice(w0, j));
         w0 = sep ? j + 1 : j;
+        if (sep) p0 = j + 1;
+        humped = sep ? false : humped || j > p0;
       }
       prev = c;
     }
@@ -196,6 +204,8 @@ export function tokensOf(text: string): string[] {
 export interface QueryTerm {
   /** The token as the index spells it (lowercase). */
   token: string;
+  /** The word as typed, when its case is mixed (`TypeError`): one more form to scan for. */
+  typed?: string;
   /** The parts to fall back on when the whole token is found nowhere; empty for a plain word. */
   parts: QueryTerm[];
 }
@@ -215,9 +225,13 @@ export function queryTerms(query: string): QueryTerm[] {
 
 function termOf(compound: string): QueryTerm {
   const token = keep(compound.toLowerCase()) as string;
-  if (!hasJoinerOrHump(compound)) return { token, parts: [] };
+  // (Lower, upper and capitalised are forms already: see scan.ts formsOf.)
+  const capitalised = token.charAt(0).toUpperCase() + token.slice(1);
+  const mixed = compound.length <= 64 && ![token, compound.toUpperCase(), capitalised].includes(compound);
+  const typed = mixed ? { typed: compound } : {};
+  if (!hasJoinerOrHump(compound)) return { token, ...typed, parts: [] };
   const segments = segmentsOf(compound);
-  if (segments.length > 1) return { token, parts: segments.map(termOf) };
+  if (segments.length > 1) return { token, ...typed, parts: segments.map(termOf) };
   const words = wordsOf(segments[0] ?? compound).filter((w) => w !== token);
-  return { token, parts: words.map((w) => ({ token: w, parts: [] })) };
+  return { token, ...typed, parts: words.map((w) => ({ token: w, parts: [] })) };
 }

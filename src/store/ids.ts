@@ -17,6 +17,75 @@ export function slugOf(name: string): string {
   return slug === '' ? 'out' : slug;
 }
 
+/** Launchers that run the next word (after their own options): `time make` is `make`. */
+const PREFIX = new Set(['env', 'time', 'nice', 'nohup', 'exec', 'command', 'sudo', 'npx', 'bunx', 'pnpx']);
+/** Launchers with a subcommand that runs the next word: `uv run pytest` is `pytest`. */
+const RUNNERS: Record<string, readonly string[]> = {
+  pnpm: ['dlx', 'exec'],
+  yarn: ['dlx', 'exec'],
+  npm: ['exec', 'x'],
+  bun: ['x'],
+  uv: ['run'],
+  uvx: [],
+  poetry: ['run'],
+  pipenv: ['run'],
+  pdm: ['run'],
+  hatch: ['run'],
+  bundle: ['exec'],
+};
+/** Options of a launcher that take a value (`nice -n 5`, `env -u NAME`, `npx -p pkg`). */
+const WITH_VALUE: Record<string, readonly string[]> = {
+  env: ['-u', '-C', '--chdir', '-S'],
+  nice: ['-n'],
+  sudo: ['-u', '-g', '-C'],
+  npx: ['-p', '--package'],
+  uv: ['--with', '--from', '--python', '--directory', '--project'],
+  uvx: ['--with', '--from', '--python'],
+};
+const PYTHON = /^python(?:\d+(?:\.\d+)*)?$/;
+
+/**
+ * The tool a command runs, past the launchers in front of it: `npx tsc`, `pnpm dlx tsc`,
+ * `env A=1 tsc`, `time tsc` are `tsc`; `python3 -m pip`, `uv run pytest`, `poetry run pytest`,
+ * `bundle exec rspec` are `pip`, `pytest`, `rspec`. A version (`tsc@5.4`) is dropped; a word
+ * the launcher does not run (`python3 script.py`, `npm test`) names the command as it is.
+ */
+export function toolName(words: readonly string[]): string {
+  let i = 0;
+  const base = (w: string) => w.split(/[\\/]/).pop() ?? w;
+  const skipOptions = (launcher = '') => {
+    const valued = WITH_VALUE[launcher] ?? [];
+    while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!))) {
+      if (words[i] === '--') {
+        i++;
+        return;
+      }
+      i += valued.includes(words[i]!) ? 2 : 1;
+    }
+  };
+  skipOptions();
+  let launcher = '';
+  for (let hops = 0; hops < 8 && i < words.length; hops++) {
+    const name = base(words[i]!);
+    launcher = name;
+    const runner = RUNNERS[name];
+    if (PREFIX.has(name)) i++;
+    else if (runner && (runner.length === 0 || runner.includes(words[i + 1] ?? '')))
+      i += runner.length === 0 ? 1 : 2;
+    else if (PYTHON.test(name)) {
+      let j = i + 1;
+      while (j < words.length && words[j]!.startsWith('-') && words[j] !== '-m') j++;
+      if (words[j] !== '-m' || j + 1 >= words.length) break;
+      i = j + 1;
+      break;
+    } else break;
+    skipOptions(launcher);
+  }
+  const word = (i < words.length ? words[i] : words[0]) ?? '';
+  // `tsc@5.4` and `@scope/tool@1` lose their version; `@scope/tool` is named `tool` by slugOf.
+  return word.replace(/(.)@[^/]*$/, '$1');
+}
+
 /** A new id for a result: `npm_3f2a9c1b`. */
 export function newId(name: string): string {
   return `${slugOf(name)}_${randomHex4()}`;

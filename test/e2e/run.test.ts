@@ -132,6 +132,15 @@ describe('capture', () => {
     ]);
   });
 
+  it('names a result after the tool a launcher runs (python3 -m pip is pip_, env A=1 time sh is sh_)', async () => {
+    const runDir = tempDir();
+    await ctxwrap(['--', 'env', 'A=1', 'python3', '-m', 'pip', '--version'], { runDir });
+    expect(onlyId(runDir)).toMatch(/^pip_[0-9a-f]{8}$/);
+    const shell = tempDir();
+    await ctxwrap(['-c', 'A=1 env B=2 time -p sh -c true 2>/dev/null; exit 3'], { runDir: shell });
+    expect(onlyId(shell)).toMatch(/^sh_[0-9a-f]{8}$/);
+  });
+
   it('stores what arrives on stdin with -, named by --name', async () => {
     const runDir = tempDir();
     const r = await ctxwrap(['--name', 'mcp-fetch', '-'], { runDir, input: 'fetched body\n' });

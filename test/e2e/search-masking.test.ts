@@ -31,4 +31,25 @@ describe('search shows commands as list does', () => {
     expect(parsed.hits[0].command).toContain('zqwidget');
     expect(JSON.stringify(parsed)).not.toMatch(/[\u009b\u202e\u2028]/);
   });
+
+  it('matches against the text as printed: a masked token cannot be probed by its prefix', async () => {
+    const runDir = tempDir();
+    await ctxwrap(
+      [
+        '-c',
+        `echo "export GITHUB_TOKEN=${TOKEN}"; echo "db postgres://admin:S3cretPassw0rd@db.internal/app"`,
+      ],
+      { runDir },
+    );
+    const probes = [TOKEN, TOKEN.slice(0, 8), 'S3cretPassw0rd', 'S3cret'];
+    for (const probe of probes) {
+      const r = await ctxwrap(['search', probe], { runDir });
+      expect(r.stdout).not.toContain('[ctxwrap hit');
+      expect(r.exitCode).toBe(1);
+    }
+    // What is printed is still found.
+    const shown = await ctxwrap(['search', 'GITHUB_TOKEN'], { runDir });
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toMatch(/GITHUB_TOKEN=\[redacted:/);
+  });
 });

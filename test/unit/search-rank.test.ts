@@ -23,14 +23,19 @@ describe('withinOneEdit', () => {
 
 describe('chooseWords', () => {
   it.each([
-    ['cors/index.ts', ['cors/index.ts'], ['cors/index.ts'], []],
-    ['cors/index.ts', ['cors', 'index.ts'], ['cors', 'index.ts'], []],
-    ['cors/index.ts', ['cors', 'index', 'ts'], ['cors', 'index', 'ts'], []],
-    ['fooBar baz', ['foo'], ['foo'], ['bar', 'baz']],
-  ])('%s with %j found', (query, found, words, absent) => {
+    ['cors/index.ts', ['cors/index.ts'], ['cors/index.ts'], [], [['cors/index.ts']]],
+    ['cors/index.ts', ['cors', 'index.ts'], ['cors', 'index.ts'], [], [['cors'], ['index.ts']]],
+    ['cors/index.ts', ['cors', 'index', 'ts'], ['cors', 'index', 'ts'], [], [['cors'], ['index', 'ts']]],
+    // The parts of a joined word count only all together.
+    ['fooBar baz', ['foo'], [], ['foobar', 'baz'], []],
+    ['tail-ratio', ['tail', 'ratio'], ['tail', 'ratio'], [], [['tail', 'ratio']]],
+    ['vitest@4.1.12', ['vitest', '4.1.12'], ['vitest', '4.1.12'], [], [['vitest'], ['4.1.12']]],
+  ])('%s with %j found', (query, found, words, absent, groups) => {
     const terms = queryTerms(query);
     expect(literalsOf(terms)).toEqual(expect.arrayContaining(found));
-    expect(chooseWords(terms, (t) => found.includes(t))).toEqual({ words, absent });
+    const chosen = chooseWords(terms, (t) => found.includes(t));
+    expect({ words: chosen.words, absent: chosen.absent }).toEqual({ words, absent });
+    expect(chosen.groups.map((g) => g.words)).toEqual(groups);
   });
 });
 

@@ -55,6 +55,21 @@ describe('tokensOf', () => {
   });
 });
 
+describe('tokensOf: terms as agents type them', () => {
+  it.each([
+    ['pkg@version by its halves', '├─┬ vitest@4.1.12', ['vitest@4.1.12', 'vitest', '4.1.12']],
+    ['a scoped pkg@version', '@vitest/expect@4.1.12 deduped', ['vitest', 'expect', '4.1.12']],
+    [
+      'a camelCase word inside a dotted name, whole',
+      'Modules/FindOpenSSL.cmake',
+      ['findopenssl', 'find', 'open', 'ssl'],
+    ],
+    ['a JSON key', '"4.1.12": "2026-10-15T09:00:00.000Z",', ['4.1.12', '2026-10-15t09', '2026']],
+  ])('%s', (_, line, tokens) => {
+    expect(tokensOf(line)).toEqual(expect.arrayContaining(tokens));
+  });
+});
+
 describe('queryTerms', () => {
   it.each([
     ['one word', 'Timeout', [{ token: 'timeout', parts: [] }]],
@@ -84,6 +99,7 @@ describe('queryTerms', () => {
       [
         {
           token: 'withoutbase',
+          typed: 'withoutBase',
           parts: [
             { token: 'without', parts: [] },
             { token: 'base', parts: [] },
