@@ -20,7 +20,9 @@ const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066
 function expectHarmless(text: string, id: string): void {
   const bad = RAW_CONTROL.exec(text);
   expect(bad, bad ? `raw U+${bad[0].charCodeAt(0).toString(16)} at ${bad.index}` : '').toBeNull();
-  const own = new RegExp(`^\\[ctxwrap(?: ${id}\\] |: | stats\\] | search\\] | hit \\d+/\\d+\\] ${id} | record\\] \\d+: )`);
+  const own = new RegExp(
+    `^\\[ctxwrap(?: ${id}\\] |: | stats\\] | search\\] | hit \\d+/\\d+\\] ${id} | record\\] \\d+: )`,
+  );
   for (const line of text.split('\n')) {
     if (!/^[\s\p{Cf}]*\[ctxwrap/iu.test(line)) continue;
     expect(line, JSON.stringify(line)).toMatch(own);
