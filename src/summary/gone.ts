@@ -4,6 +4,8 @@
  * TEXTS_MAX best forms by severity, the earliest among equals, each cut to TEXT_MAX characters.
  */
 
+import { fnv1a } from './hash.js';
+
 /** How many salient lines' text a fingerprint keeps, and how long each may be. */
 export const TEXTS_MAX = 20;
 export const TEXT_MAX = 200;
@@ -49,13 +51,31 @@ export class SalientTexts {
   }
 }
 
-/** The kept texts of the previous run whose form is not among this run's salient lines. */
-export function goneTexts(previous: readonly [number, string][] | undefined, now: Set<number>): string[] {
+/** A duration at the end of a line, in parentheses: `(16.874s)`, `(25 ms)`. */
+const DURATION = /\s*\(\s*[\d.,:]+\s*(?:ms|s|sec|m|min)?\s*\)\s*$/;
+
+/**
+ * A looser form of a line than its number-masked hash: without a duration at its end, so that
+ * `FAIL x.test.js (16.874s)` and `FAIL x.test.js` (a run that was faster) are the same line.
+ */
+export function looseKey(text: string): number {
+  return fnv1a(text.replace(DURATION, '').replace(/\d+/g, '#').trimEnd());
+}
+
+/**
+ * The kept texts of the previous run whose form is not among this run's salient lines (`now`,
+ * number-masked hashes), nor, but for a duration, among them (`loose`, see looseKey).
+ */
+export function goneTexts(
+  previous: readonly [number, string][] | undefined,
+  now: Set<number>,
+  loose: Set<number>,
+): string[] {
   const out: string[] = [];
   const seen = new Set<number>();
   for (const [hash, text] of previous ?? []) {
     if (out.length >= GONE_NAMED) break;
-    if (now.has(hash) || seen.has(hash)) continue;
+    if (now.has(hash) || seen.has(hash) || loose.has(looseKey(text))) continue;
     seen.add(hash);
     out.push(text);
   }

@@ -133,6 +133,15 @@ describe('comparing with the previous run', () => {
     expect(out.match(/\[ctxwrap: gone: /g)).toHaveLength(1);
   });
 
+  it('does not name as gone a line still there but for its duration', () => {
+    const run = (names: string[], time: string) =>
+      log([`FAIL test/plugin/zone.test.js${time}`, ...errors(names)]);
+    const previous = fingerprintOf(run(['a', 'b'], ' (16.874s)'));
+    const out = summarize(run(['a'], ''), { ...facts, previousId: 'jest_00000001' }, { previous });
+    const gone = out.split('\n').filter((l) => l.startsWith('[ctxwrap: gone: '));
+    expect(gone).toEqual(['[ctxwrap: gone: src/b.ts(2,1): error TS2322: b is wrong]']);
+  });
+
   it('keeps a bounded number of salient texts, each cut short, and names at most 3 gone', () => {
     const many = errors(
       Array.from({ length: 30 }, (_, i) => `m${'abcdefghijklmnopqrstuvwxyzABCD'[i]}${'x'.repeat(300)}`),
