@@ -23,6 +23,7 @@ import type { LineRange } from '../shield.js';
 import { isBlockDetail } from './blocks.js';
 import { cleanLine } from './clean.js';
 import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
+import { goneTexts, looseKey, SalientTexts } from './gone.js';
 import { hashLine } from './hash.js';
 import { buildGuard, isLocation, type LineKind, scoreLine, template } from './salience.js';
 import { BinarySniffer, copyOf } from './sniff.js';
@@ -72,6 +73,8 @@ export interface Compared {
   fresh: number;
   /** Salient lines of the previous run (by their number-masked form) that are not in this one. */
   gone: number;
+  /** The text of up to GONE_NAMED of the gone lines (the previous run's best), cleaned. */
+  goneTexts: string[];
   /** False when the previous run has too little in common to be a baseline. */
   related: boolean;
 }
@@ -196,6 +199,8 @@ interface Scored {
   kind: LineKind;
   score: number;
   weak: boolean;
+  /** The form's loose key (see looseKey in gone.ts). */
+  loose: number;
 }
 
 export class Collector {
@@ -207,6 +212,9 @@ export class Collector {
   private readonly exactSketch = new Sketch(EXACT_K);
   private readonly digitsSketch = new Sketch(DIGITS_K);
   private readonly salient = new Set<number>();
+  private readonly salientTexts = new SalientTexts();
+  /** Loose keys of the salient forms (as many as `salient` holds). */
+  private readonly looseSalient = new Set<number>();
   private readonly previous: Fingerprint | undefined;
 
   private bytes = 0;
@@ -325,7 +333,8 @@ export class Collector {
     let compared: Compared | undefined;
     if (this.compare) {
       const gone = (this.previous?.salient ?? []).filter((h) => !this.salient.has(h)).length;
-      compared = { fresh: this.compare.fresh, gone, related: this.compare.related };
+      const named = goneTexts(this.previous?.texts, this.salient, this.looseSalient);
+      compared = { fresh: this.compare.fresh, gone, goneTexts: named, related: this.compare.related };
       if (!compared.related) {
         newLines = new Set();
         for (const c of candidates) c.isNew = false;
@@ -357,6 +366,7 @@ export class Collector {
       digits: this.digitsSketch.entries(),
       digitsMax: this.digitsSketch.max,
       salient: [...this.salient].sort((a, b) => a - b),
+      texts: this.salientTexts.entries(),
     };
   }
 
@@ -567,11 +577,24 @@ export class Collector {
     if (!scored) {
       text ??= cleanLine(work.toString('utf8', s, e));
       const sal = scoreLine(text, this.hints);
-      scored = { key: template(text, true), kind: sal.kind, score: sal.score, weak: sal.weak === true };
+      scored = {
+        key: template(text, true),
+        kind: sal.kind,
+        score: sal.score,
+        weak: sal.weak === true,
+        loose: looseKey(text),
+      };
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
       this.cache.set(h.digits, scored);
     }
-    if (scored.score > 0 && this.salient.size < SALIENT_MAX) this.salient.add(h.digits);
+    if (scored.score > 0 && this.salient.size < SALIENT_MAX && !this.salient.has(h.digits)) {
+      this.salient.add(h.digits);
+      this.looseSalient.add(scored.loose);
+      if (this.salientTexts.wants(scored.score)) {
+        text ??= cleanLine(work.toString('utf8', s, e));
+        this.salientTexts.add(h.digits, scored.score, line, text);
+      }
+    }
     if (scored.score <= 0 && !isNew) return;
     const own = isNew && this.fresh.length < MAX_NEW;
     const group = own ? undefined : this.groups.get(scored.key);

@@ -3,6 +3,7 @@
  * sets of line hashes (a bottom-k sketch: the k smallest hashes, so that the same lines give the
  * same set in any order, and a hash above the largest kept one is "unknown", never "new").
  */
+import { keptText, TEXTS_MAX } from './gone.js';
 
 /** A run's lines as hashes: exact texts, and texts with numbers masked (with their counts). */
 export interface Fingerprint {
@@ -15,6 +16,8 @@ export interface Fingerprint {
   digitsMax: number;
   /** Number-masked hashes of the salient lines (at most SALIENT_MAX, the first ones). */
   salient: number[];
+  /** The text of the best salient lines, by number-masked hash (see gone.ts). */
+  texts?: [number, string][];
 }
 
 export const SALIENT_MAX = 4096;
@@ -65,7 +68,16 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
   const salient = Array.isArray(v.s)
     ? (v.s as unknown[]).filter((n): n is number => Number.isInteger(n))
     : [];
-  return { exact: exact.filter((n) => !Number.isNaN(n)), exactMax, digits, digitsMax, salient };
+  const texts = Array.isArray(v.t)
+    ? (v.t as unknown[])
+        .filter(
+          (p): p is [number, string] =>
+            Array.isArray(p) && p.length === 2 && Number.isInteger(p[0]) && typeof p[1] === 'string',
+        )
+        .slice(0, TEXTS_MAX)
+        .map(([h, t]): [number, string] => [h, keptText(t)])
+    : [];
+  return { exact: exact.filter((n) => !Number.isNaN(n)), exactMax, digits, digitsMax, salient, texts };
 }
 
 /** The stored form: exact hashes as one hex string, masked ones as pairs. */
@@ -77,6 +89,7 @@ export function serializeFingerprint(fp: Fingerprint): string {
     d: fp.digits,
     dm: fp.digitsMax,
     s: fp.salient,
+    t: fp.texts ?? [],
   });
 }
 

@@ -119,7 +119,7 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
 
   const whole = c.complete ? verbatim(c, facts, shield) : undefined;
   if (whole && size(whole.lines) <= inline) return whole;
-  const summary = summarized(c, facts, budget, tailRatio, shield);
+  const summary = summarized(c, facts, budget, tailRatio, shield, options.redact ?? true);
   // Worth the cut: a summary that saves less than a third of the output gives way to the whole
   // output, up to twice the budget (never when a lower inline threshold asks for summaries).
   const saves = whole ? 1 - size(summary.lines) / size(whole.lines) : 1;
@@ -154,6 +154,7 @@ function summarized(
   budget: number,
   tailRatio: number,
   shield: Shield,
+  redact: boolean,
 ): Summary {
   const cap = Math.max(80, Math.floor(budget * 0.16));
   const header: SummaryLine[] = [meta(headerLine(c, facts, budget))];
@@ -161,7 +162,10 @@ function summarized(
     const vs = c.compared.related
       ? `[ctxwrap: vs ${facts.previousId}, the previous run of this command here: ${formatCount(c.compared.fresh)} new line${c.compared.fresh === 1 ? '' : 's'} (marked +), ${formatCount(c.compared.gone)} salient gone]`
       : `[ctxwrap: the previous run ${facts.previousId} has too little in common to compare with]`;
-    if (size(header) + cost(vs) <= budget * 0.6) header.push(meta(vs));
+    if (size(header) + cost(vs) <= budget * 0.6) {
+      header.push(meta(vs));
+      if (c.compared.related) header.push(...goneLines(c.compared.goneTexts, budget - size(header), redact));
+    }
   }
   const room = budget - size(header);
   const entries = select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
@@ -173,6 +177,26 @@ function summarized(
     lines.push(e.role === 'meta' ? meta(e.text) : { role: e.role, text: e.text, line: e.line });
   return { kind: 'summary', lines };
 }
+
+/**
+ * The gone lines the comparison names, one meta line each, cleaned and shielded like any printed
+ * line and cut short, while the header stays within 60% of the budget.
+ */
+function goneLines(texts: string[], left: number, redact: boolean): SummaryLine[] {
+  const out: SummaryLine[] = [];
+  // A shield of its own: these lines are not lines of this output.
+  const shield = shieldFor([], redact);
+  let room = Math.floor(left * 0.4);
+  for (const t of texts) {
+    const line = `[ctxwrap: gone: ${cutLine(inert(shield(1, showControls(t))), GONE_CAP)}]`;
+    if (cost(line) > room) break;
+    out.push(meta(line));
+    room -= cost(line);
+  }
+  return out;
+}
+
+const GONE_CAP = 120;
 
 /** Colouring of a summary's lines; the identity when printing for an agent. */
 export interface Paint {

@@ -23,7 +23,16 @@ import type { Candidate, Collected, NumberedLine } from './collector.js';
 import { cutLine, knownLines } from './lines.js';
 import { inert, type Role } from './render.js';
 import { shape, template } from './salience.js';
-import { damp, isPassLine, locationWorth, NEW_BONUS, position, severity, surprisal } from './worth.js';
+import {
+  damp,
+  isPassLine,
+  locationWorth,
+  NEW_BONUS,
+  position,
+  severity,
+  surprisal,
+  verdictLine,
+} from './worth.js';
 
 export interface SelectOptions {
   tailRatio: number;
@@ -468,5 +477,17 @@ export function select(
   const sp = spans(held, c.candidates);
   scoreHeld(held, sp, c.lines, opts);
   const units = [...heldUnits(held, sp, c.lines, opts), ...middleUnits(c, held, sp, shield, cap, opts)];
+  reserve(units, verdictLine(held.values(), c.lines));
   return spend(units, room, c.lines);
+}
+
+/** Worth above any other: the verdict line is chosen first, whatever the news. */
+const RESERVED = 1e6;
+
+/** The smallest unit of the verdict line is chosen before any other. */
+function reserve(units: Pending[], line: number | undefined): void {
+  if (line === undefined) return;
+  let best: Pending | undefined;
+  for (const u of units) if (u.line === line && (!best || u.entries.length < best.entries.length)) best = u;
+  if (best) best.score += RESERVED;
 }

@@ -72,3 +72,26 @@ export function position(line: number, total: number, tailRatio: number): number
 
 /** The bonus of a line new since the previous run: never reduced by the per-template penalty. */
 export const NEW_BONUS = 20;
+
+/** How far from the end the run's verdict line is looked for. */
+const VERDICT_WINDOW = 30;
+
+/**
+ * The run's verdict (`Tests: 20 failed, 774 passed`, `Found 3 errors`): among the count lines of
+ * the last lines, the most severe, the last among equals. The summary reserves room for it, so
+ * that no amount of news crowds it out.
+ */
+export function verdictLine(
+  lines: Iterable<{ line: number; text: string }>,
+  total: number,
+): number | undefined {
+  let best: { line: number; score: number } | undefined;
+  for (const l of lines) {
+    if (l.line <= total - VERDICT_WINDOW) continue;
+    const s = scoreLine(l.text);
+    if (s.kind !== 'count' || s.score <= 0) continue;
+    if (!best || s.score > best.score || (s.score === best.score && l.line > best.line))
+      best = { line: l.line, score: s.score };
+  }
+  return best?.line;
+}

@@ -129,6 +129,32 @@ describe('re-runs', () => {
     expect(out).not.toMatch(/^\+\d+:/m);
   });
 
+  it('keeps the verdict line whatever the news', () => {
+    const words = ['week', 'leap', 'year', 'month', 'zone', 'parse', 'format', 'locale'];
+    const failure = (i: number, run: string) => [
+      `FAIL test/plugin/${words[i % 8]}${words[(i >> 3) % 8]}.test.js`,
+      `  ✕ ${words[(i * 5) % 8]} ${words[(i * 3) % 8]} ${run} case ${words[i % 8]}`,
+      `    ${words[i % 8]}${words[(i >> 3) % 8]}Error: ${words[(i * 7) % 8]} ${run} went wrong`,
+      `    at Object.<anonymous> (test/plugin/${words[i % 8]}${words[(i >> 3) % 8]}.test.js:${i + 10}:7)`,
+      '',
+    ];
+    const run = (failed: number, name: string, n: number) =>
+      [
+        ...filler(300),
+        ...Array.from({ length: n }, (_, i) => failure(i, name)).flat(),
+        '',
+        `Test Suites: ${failed} failed, 83 passed, 93 total`,
+        `Tests:       ${failed} failed, 774 passed, 794 total`,
+        'Snapshots:   0 total',
+        `Time:        ${failed * 3}.112s`,
+        'Ran all test suites.',
+      ].join('\n');
+    const previous = fingerprintOf(run(18, 'old', 18));
+    const out = summarize(run(20, 'new', 60), { ...facts, previousId: 'jest_00000001' }, { previous });
+    expect(out).toMatch(/^\d+: Tests: {7}20 failed, 774 passed, 794 total$/m);
+    expect(out.length).toBeLessThanOrEqual(2000);
+  });
+
   it('marks every new line with its number, so that a diff line of the output cannot pass for one', () => {
     const diff = (extra: string[]) =>
       [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Collector } from '../../src/summary/collector.js';
+import { parseFingerprint, serializeFingerprint } from '../../src/summary/fingerprint.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
@@ -116,6 +117,48 @@ describe('comparing with the previous run', () => {
     );
     expect(out).toContain('+303: src/d.ts(3,1): error TS2322: d is wrong');
     expect(out).toContain('301: src/a.ts(1,1): error TS2322: a is wrong');
+  });
+
+  it('names the salient lines that are gone: a re-run that fixes one error says which', () => {
+    const previous = fingerprintOf(log(errors(['a', 'b', 'c'])));
+    const stored = parseFingerprint(JSON.parse(serializeFingerprint(previous)));
+    const out = summarize(
+      log(errors(['a', 'c'])),
+      { ...facts, previousId: 'tsc_00000001' },
+      { previous: stored },
+    );
+    expect(out).toContain(
+      '0 new lines (marked +), 1 salient gone]\n[ctxwrap: gone: src/b.ts(2,1): error TS2322: b is wrong]\n',
+    );
+    expect(out.match(/\[ctxwrap: gone: /g)).toHaveLength(1);
+  });
+
+  it('does not name as gone a line still there but for its duration', () => {
+    const run = (names: string[], time: string) =>
+      log([`FAIL test/plugin/zone.test.js${time}`, ...errors(names)]);
+    const previous = fingerprintOf(run(['a', 'b'], ' (16.874s)'));
+    const out = summarize(run(['a'], ''), { ...facts, previousId: 'jest_00000001' }, { previous });
+    const gone = out.split('\n').filter((l) => l.startsWith('[ctxwrap: gone: '));
+    expect(gone).toEqual(['[ctxwrap: gone: src/b.ts(2,1): error TS2322: b is wrong]']);
+  });
+
+  it('keeps a bounded number of salient texts, each cut short, and names at most 3 gone', () => {
+    const many = errors(
+      Array.from({ length: 30 }, (_, i) => `m${'abcdefghijklmnopqrstuvwxyzABCD'[i]}${'x'.repeat(300)}`),
+    );
+    const previous = fingerprintOf(log(many));
+    expect(previous.texts).toHaveLength(20);
+    for (const [, t] of previous.texts ?? []) expect(t.length).toBeLessThanOrEqual(200);
+    const out = summarize(log(errors(['a'])), { ...facts, previousId: 'tsc_00000001' }, { previous });
+    const gone = out.split('\n').filter((l) => l.startsWith('[ctxwrap: gone: '));
+    expect(gone).toHaveLength(3);
+    expect(gone.map((l) => l.slice(0, 22))).toEqual([
+      '[ctxwrap: gone: src/ma',
+      '[ctxwrap: gone: src/mb',
+      '[ctxwrap: gone: src/mc',
+    ]);
+    expect(gone[0]).toMatch(/^\[ctxwrap: gone: src\/max+…\[[\d,]+ chars omitted\]…x+…\]$/);
+    for (const l of gone) expect(l.length).toBeLessThanOrEqual(140);
   });
 
   it('says nothing when the previous run has nothing in common with this one', () => {
