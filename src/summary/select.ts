@@ -477,17 +477,24 @@ export function select(
   const sp = spans(held, c.candidates);
   scoreHeld(held, sp, c.lines, opts);
   const units = [...heldUnits(held, sp, c.lines, opts), ...middleUnits(c, held, sp, shield, cap, opts)];
-  reserve(units, verdictLine(held.values(), c.lines));
+  reserve(units, verdictLine(held.values(), c.lines), RESERVED);
+  // The first and the last line that say something: where the output starts and ends, so that a
+  // log of salient-looking messages (commit messages that say "failed") never hides both ends.
+  const said = [...held.values()].filter((h) => h.text.trim() !== '').map((h) => h.line);
+  if (said.length > 0) {
+    reserve(units, Math.min(...said), RESERVED / 2);
+    reserve(units, Math.max(...said), RESERVED / 2);
+  }
   return spend(units, room, c.lines);
 }
 
-/** Worth above any other: the verdict line is chosen first, whatever the news. */
+/** Worth above any other: the verdict line is chosen first, whatever the news, then the ends. */
 const RESERVED = 1e6;
 
-/** The smallest unit of the verdict line is chosen before any other. */
-function reserve(units: Pending[], line: number | undefined): void {
+/** The smallest unit of `line` is chosen before any worth less than `worth`. */
+function reserve(units: Pending[], line: number | undefined, worth: number): void {
   if (line === undefined) return;
   let best: Pending | undefined;
   for (const u of units) if (u.line === line && (!best || u.entries.length < best.entries.length)) best = u;
-  if (best) best.score += RESERVED;
+  if (best) best.score += worth;
 }

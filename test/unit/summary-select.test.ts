@@ -6,6 +6,28 @@ import { summarize, summarizeModel } from '../../src/summary/summarize.js';
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
 
 describe('selection by information', () => {
+  it('never hides both ends: a log of salient-looking messages still shows its first and last line', () => {
+    // Every commit message is its own template and says "failed" or "error", as a real project's
+    // log does: worth more than any line of the start or the end, were those not kept.
+    const words = 'parser lexer cache store index search render capture signal budget window token'.split(' ');
+    let seed = 7;
+    const pick = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+    const commits = Array.from({ length: 300 }, (_, i) =>
+      [
+        `commit ${(0x9f3a00 + i).toString(16).padStart(40, '0')}`,
+        'Author: Dev <dev@example.com>',
+        `Date:   Wed Nov ${(i % 28) + 1} 10:00:00 2026 +0000`,
+        '',
+        `    ${pick()} ${pick()}: 'Tests: ${i} failed, ${700 + i} passed' error in ${pick()} ${pick()} ${pick()}`,
+        '',
+      ].join('\n'),
+    );
+    const text = `${commits.join('\n')}\n 3 files changed, 12 insertions(+)`;
+    const out = summarize(text, { ...facts, exitCode: 0 });
+    expect(out.split('\n')[1]).toBe(`commit ${(0x9f3a00).toString(16).padStart(40, '0')}`);
+    expect(out.trimEnd().split('\n').at(-1)).toContain('3 files changed, 12 insertions(+)');
+  });
+
   it('keeps a singleton error among hundreds of lines of one template', () => {
     for (const n of [600, 6000]) {
       const warnings = (from: number) =>
