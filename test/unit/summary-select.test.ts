@@ -9,9 +9,14 @@ describe('selection by information', () => {
   it('never hides both ends: a log of salient-looking messages still shows its first and last line', () => {
     // Every commit message is its own template and says "failed" or "error", as a real project's
     // log does: worth more than any line of the start or the end, were those not kept.
-    const words = 'parser lexer cache store index search render capture signal budget window token'.split(' ');
+    const words = 'parser lexer cache store index search render capture signal budget window token'.split(
+      ' ',
+    );
     let seed = 7;
-    const pick = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+    const pick = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return words[seed % words.length];
+    };
     const commits = Array.from({ length: 300 }, (_, i) =>
       [
         `commit ${(0x9f3a00 + i).toString(16).padStart(40, '0')}`,
