@@ -481,10 +481,9 @@ export function select(
   // The first and the last line that say something: where the output starts and ends, so that a
   // log of salient-looking messages (commit messages that say "failed") never hides both ends.
   const said = [...held.values()].filter((h) => h.text.trim() !== '').map((h) => h.line);
-  if (said.length > 0) {
-    reserve(units, Math.min(...said), RESERVED / 2);
-    reserve(units, Math.max(...said), RESERVED / 2);
-  }
+  // (`--tail-ratio 1` asks for the end alone, 0 for the start alone.)
+  if (said.length > 0 && opts.tailRatio < 1) reserve(units, Math.min(...said), RESERVED / 2);
+  if (said.length > 0 && opts.tailRatio > 0) reserve(units, Math.max(...said), RESERVED / 2);
   return spend(units, room, c.lines);
 }
 
