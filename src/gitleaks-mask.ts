@@ -72,7 +72,7 @@ function compile(rule: GitleaksRule): RegExp | null {
 }
 
 /** Shannon entropy in bits per character. */
-function entropy(s: string): number {
+export function entropy(s: string): number {
   const counts = new Map<string, number>();
   for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;

@@ -17,7 +17,7 @@
  * lines passed over (to follow private-key blocks); `redact(text)` for a whole text.
  */
 
-import { maskGitleaks, mightHoldGitleaksSecret } from './gitleaks-mask.js';
+import { entropy, maskGitleaks, mightHoldGitleaksSecret } from './gitleaks-mask.js';
 
 /** The kinds of secret, as they appear in `[redacted:<kind>]` (gitleaks' rules add their ids). */
 export const SECRET_KINDS = [
@@ -303,18 +303,6 @@ export function isPlaceholder(value: string): boolean {
   return /^(?:redacted|hidden|masked|removed|secret|password|passwd|pass|token|changeme|null|none|nil|undefined|empty|example|placeholder)$/i.test(
     value,
   );
-}
-
-/** Shannon entropy in bits per character. */
-function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) {
-    const p = n / s.length;
-    bits -= p * Math.log2(p);
-  }
-  return bits;
 }
 
 /** A machine-made token: letters of both cases and digits (or a long hex run), not a word. */
