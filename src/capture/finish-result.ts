@@ -72,11 +72,6 @@ export interface FinishRequest {
   /** The summary so far; made here (from the previous run) when absent. */
   summary?: ResultSummary;
   /**
-   * Where the rest of the file is read from: a follower that has fed `summary` so far (its
-   * position), or, when absent, the file is opened and read whole.
-   */
-  follower?: FileFollower;
-  /**
    * For output that came through ctxwrap's pipes (fail open, `ctxwrap -`): how many bytes came
    * and how many of them reached the file. Absent: the file holds everything the command wrote.
    */
@@ -120,12 +115,12 @@ export function finishResult(req: FinishRequest): Finished {
   if (req.piped) {
     bytes = req.piped.bytes;
   } else {
-    const follower =
-      req.follower ?? openFollower(paths.output, (chunk) => summary.collector.push(chunk), storeErrors);
+    // Written by something else (the hook's shell): the file is read whole.
+    const follower = openFollower(paths.output, (chunk) => summary.collector.push(chunk), storeErrors);
     bytes = readRest(follower, paths.output, storeErrors);
     if (follower?.wasTruncated())
       truncated = `the command truncated its own output file (it opened /dev/stdout or /dev/stderr anew with '>'): the file holds ${follower.size()} of the ${bytes} bytes read`;
-    if (!req.follower) follower?.close();
+    follower?.close();
     // The command writes the file itself: a full disk made its own writes fail.
     full = storageFull(dir.results);
   }

@@ -141,7 +141,7 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
           },
         }
       : // No FIFO could be made: two socket pairs, whose order between them is arrival order.
-        (chunk) => onChunk(chunk);
+        onChunk;
     const running = runChild(opts, output, latch, pipe);
     // The command has started (capture spawns at once): the next run's pipe is made meanwhile.
     if (pipe && !latch.first) makeSpare(dir.results);
