@@ -113,11 +113,14 @@ export function missedSignal(was: Proc, proc: Proc): boolean {
  * Sends `signal` once to each process of `procs` that is still alive, then to what they turn out
  * to have started meanwhile (a shell that forked between the look and the signal), until no new
  * process shows up. Returns every process signalled, as it was when signalled.
+ *
+ * With `chase: false` only `procs` get it, as a terminal's Ctrl-\ reaches one group at one
+ * instant: for a signal a program handles and lives on, what its handler starts must not get it.
  */
-export function signalAll(procs: readonly Proc[], signal: NodeJS.Signals): Proc[] {
+export function signalAll(procs: readonly Proc[], signal: NodeJS.Signals, chase = true): Proc[] {
   const done = new Map<number, Proc>();
   let batch = procs;
-  for (let round = 0; round < 8 && batch.length > 0; round++) {
+  for (let round = 0; round < (chase ? 8 : 1) && batch.length > 0; round++) {
     for (const proc of batch) {
       if (done.has(proc.pid)) continue;
       // Looked at again just before the signal, so that the name kept is the one it reached.

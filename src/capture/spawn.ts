@@ -180,10 +180,11 @@ export function capture(req: CaptureRequest): Promise<CaptureResult> {
     const forwarded = req.forward ?? DEFAULT_FORWARD;
     for (const s of forwarded) process.on(s, onSignal);
     // Ctrl-\ stops nothing by itself: a program may handle it (a JVM prints its threads and goes
-    // on), so it is passed on and ctxwrap waits for the command as before. At a terminal the
-    // kernel has sent it to the command already.
+    // on), so it is passed on, to the processes there now only (what a handler starts must not
+    // get it too), and ctxwrap waits for the command as before. At a terminal the kernel has sent
+    // it to the command already.
     const onQuit = () => {
-      if (child?.pid !== undefined && !exited && !inTerminalForeground()) signalAll(look(), 'SIGQUIT');
+      if (child?.pid !== undefined && !exited && !inTerminalForeground()) signalAll(look(), 'SIGQUIT', false);
     };
     process.on('SIGQUIT', onQuit);
 
