@@ -38,6 +38,23 @@ function cutMark(bytes: number): string {
   return bytes < 0 ? '…[over 8 MiB cut]…' : `…[${formatCount(bytes)} bytes cut]…`;
 }
 
+/** How far a window's start moves back to begin where a word, key or tag begins. */
+const SNAP = 24;
+const BOUNDARY = /[\s,;{[(]/;
+
+/**
+ * Where a window meant to start at `at`, before a match at `match`, starts: the line's start when
+ * that is close; else just after the nearest space or opening punctuation before it, or failing
+ * that after it (not past the match), so that `"err":{…` or `<testcase …` is shown whole, not
+ * from its middle; else `at`.
+ */
+export function snapStart(text: string, at: number, match = at): number {
+  if (at <= SNAP) return 0;
+  for (let i = at + 1; i > at - SNAP; i--) if (BOUNDARY.test(text[i - 1]!)) return i;
+  for (let i = at + 2; i <= Math.min(match, at + SNAP); i++) if (BOUNDARY.test(text[i - 1]!)) return i;
+  return at;
+}
+
 function safeSlice(text: string, from: number, to: number): string {
   let a = Math.max(0, from);
   let b = Math.min(text.length, to);
@@ -76,8 +93,9 @@ export function showLine(
   if (text.length > room && at !== -1)
     from = Math.max(0, Math.min(at - Math.floor(room / 3), text.length - room));
   else if (text.length > room && after === 0 && before !== 0) from = text.length - room;
-  const shown = safeSlice(text, from, from + room);
-  const start = text.indexOf(shown, from);
+  const snapped = at === -1 ? from : snapStart(text, from, at);
+  const shown = safeSlice(text, snapped, from + room);
+  const start = text.indexOf(shown, snapped);
   const cutBefore = before < 0 ? -1 : before + Buffer.byteLength(text.slice(0, start));
   const cutAfter = after < 0 ? -1 : after + Buffer.byteLength(text.slice(start + shown.length));
   return `${cutBefore !== 0 ? cutMark(cutBefore) : ''}${shown}${cutAfter !== 0 ? cutMark(cutAfter) : ''}`;
@@ -119,8 +137,9 @@ function windowsAround(
   // Windows around each place (a third before it), merged where they meet.
   const spans: [number, number][] = [];
   for (const p of places) {
-    const a = Math.max(0, p - Math.floor(per / 3));
-    const b = Math.min(text.length, a + per);
+    const a0 = Math.max(0, p - Math.floor(per / 3));
+    const a = snapStart(text, a0, p);
+    const b = Math.min(text.length, a0 + per);
     const last = spans[spans.length - 1];
     if (last && a <= last[1]) last[1] = Math.max(last[1], b);
     else spans.push([a, b]);
