@@ -18,7 +18,7 @@ import {
   SESSION_ID_PATTERN,
   type WrapPlan,
 } from '../hook/claude-hook.js';
-import { inShellText, inShellTextZsh } from '../hook/in-shell.js';
+import { inShellText, inShellTextFifo } from '../hook/in-shell.js';
 import {
   ancestorAllowRules,
   ancestorsAddRules,
@@ -143,10 +143,10 @@ export function wrapInShell(
     ...(plan.view ? { view: plan.view } : {}),
   };
   // Gemini CLI 0.61 refuses a command holding `$(...)` or `>(...)` ("Command injection
-  // detected", seen in npm run test:agents): it gets the text without them, as zsh does.
+  // detected", seen in npm run test:agents): it gets the text without them (a FIFO), as zsh does.
   const plain = shellPath === 'zsh' || ctx.noSubstitution === true;
   const text = plain
-    ? inShellTextZsh(plan.command, options, ctx.noSubstitution !== true)
+    ? inShellTextFifo(plan.command, options, ctx.noSubstitution !== true)
     : inShellText(plan.command, options);
   const check = spawnSync(shellPath, ['-n', '-c', text], { stdio: 'ignore', timeout: 2000 });
   if (check.error || check.status !== 0)

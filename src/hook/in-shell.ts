@@ -118,21 +118,52 @@ export function inShellText(original: string, opts: InShellOptions): string {
   return `${setup}; ${body}\n${end}`;
 }
 /**
- * The text for zsh (no `trap -p`) and Gemini CLI (no `$(...)` or `>(...)`): the result file is
- * the group's stdout, as before issue 20 #2. Without `trap` (Gemini: its own EXIT trap must stay;
- * the hook leaves alone commands that may exit), an `exit` inside would skip the summary.
+ * The text for zsh (no `trap -p`, no `$!` for a process substitution) and for Gemini CLI (which
+ * refuses `$(...)`, `<(...)` and `>(...)`). The same guarantee as bash's: the command writes into
+ * a pipe, a FIFO made next to the result file, read by a background `cat` that appends to the
+ * file and unlinks the FIFO as soon as both ends are open:
+ *
+ *     <setup: mkfifo; { rm <fifo>; exec cat; } <<fifo> >><file> & ; exec {fd}><fifo>>; { <original>
+ *     } >&$fd 2>&$fd
+ *     __ctxwrap_status=$?; <close fd>; <finish> --reader <cat's pid> "$__ctxwrap_status"
+ *
+ * zsh runs an EXIT trap with the group's redirections still in place, so the trap (for `exit N`
+ * inside) points stdout and stderr back at the agent before the summary, and exits with the
+ * command's status. Gemini gets no trap (its own EXIT trap must stay; the hook leaves alone
+ * commands that may exit). Where no FIFO can be made, the command runs unwrapped.
  */
-export function inShellTextZsh(original: string, opts: InShellOptions, withTrap = true): string {
+export function inShellTextFifo(original: string, opts: InShellOptions, withTrap = true): string {
   const finish = opts.view ? `${opts.finish} --view ${shellQuote(opts.view.filter)}` : opts.finish;
-  // Fail open: where the file cannot be written (a sandbox, a full disk), the output goes to the
-  // agent as it would have, rather than the command not running at all.
-  const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { (umask 077; : >>"$__ctxwrap_out"); } 2>/dev/null || __ctxwrap_out=${opts.view ? '/dev/null' : '/dev/stdout'}`;
-  const body = opts.view
-    ? `{ ${opts.view.prefix}\n} ${opts.view.op} command tee "$__ctxwrap_out" | ${opts.view.filter}`
-    : `{ ${original}\n} >"$__ctxwrap_out" 2>&1`;
-  if (!withTrap) return `${pick}; ${body}\n__ctxwrap_status=$?; ${finish} "$__ctxwrap_status"`;
-  return [
-    `${pick}; trap ${shellQuote(`${finish} "$?"`)} EXIT; ${body}`,
-    `__ctxwrap_status=$?; trap - EXIT; ${finish} "$__ctxwrap_status"`,
-  ].join('\n');
+  if (opts.view) {
+    // A view is a real pipeline: tee stores what reaches the filter; nothing reopens the file.
+    const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { ${opts.needs.map((f) => `[ -f ${shellQuote(f)} ] && `).join('')}(umask 077; : >>"$__ctxwrap_out"); } 2>/dev/null || __ctxwrap_out=/dev/null`;
+    return `${pick}; { ${opts.view.prefix}\n} ${opts.view.op} command tee "$__ctxwrap_out" | ${opts.view.filter}\n__ctxwrap_status=$?; ${finish} "$__ctxwrap_status"`;
+  }
+  const finishWith = (status: string) => `${finish} --reader "$__ctxwrap_pid" "${status}"`;
+  const checks = [
+    ...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`),
+    '(umask 077; : >>"$__ctxwrap_out")',
+    'command rm -f "$__ctxwrap_fifo"',
+    'command mkfifo -m 600 "$__ctxwrap_fifo"',
+  ];
+  const onExit =
+    '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se {__ctxwrap_fd}>&-; ' +
+    `${finishWith('$__ctxwrap_s')}; exit $__ctxwrap_s`;
+  const open = [
+    '{ command rm -f "$__ctxwrap_fifo"; exec cat; } <"$__ctxwrap_fifo" >>"$__ctxwrap_out" 2>/dev/null & __ctxwrap_pid=$!',
+    'exec {__ctxwrap_fd}>"$__ctxwrap_fifo"',
+    '__ctxwrap_fd2=$__ctxwrap_fd',
+    ...(withTrap ? ['exec {__ctxwrap_so}>&1 {__ctxwrap_se}>&2', `trap ${shellQuote(onExit)} EXIT`] : []),
+  ].join('; ');
+  const setup = [
+    `__ctxwrap_out=${shellQuote(opts.output)}; __ctxwrap_fifo=${shellQuote(`${opts.output}.fifo`)}; __ctxwrap_fd=1; __ctxwrap_fd2=2; __ctxwrap_pid=`,
+    `if { ${checks.join(' && ')}; } 2>/dev/null; then ${open}; fi`,
+  ].join('; ');
+  const end = [
+    '__ctxwrap_status=$?',
+    'if [ -z "$__ctxwrap_pid" ]; then (exit $__ctxwrap_status); else exec {__ctxwrap_fd}>&-; ' +
+      (withTrap ? 'trap - EXIT; ' : '') +
+      `${finishWith('$__ctxwrap_status')}; fi`,
+  ].join('; ');
+  return `${setup}; { ${original}\n} >&$__ctxwrap_fd 2>&$__ctxwrap_fd2\n${end}`;
 }

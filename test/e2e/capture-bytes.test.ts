@@ -2,7 +2,9 @@
 // Each case stores exactly the bytes the same command gives unwrapped into a pipe (`2>&1 | cat`,
 // what a terminal or a CI runner gets), compared by SHA-256: reopening /dev/stderr or
 // /dev/stdout, tee to them, `exec >file`, a closed stdout, a daemon writing after the command
-// has exited, outputs larger than any buffer in random chunks, and the MCP run tool.
+// has exited, outputs larger than any buffer in random chunks, the MCP run tool, and the hook's
+// in-shell wrappers (bash and zsh for Claude Code, bash without substitutions for Gemini CLI).
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -153,5 +155,91 @@ describe('the MCP run tool', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+/**
+ * The hook path: the hook's answer for `line` run as the agent runs it (Claude Code: `eval` in the
+ * user's shell, stdin from /dev/null; Gemini CLI: its own subshell with an EXIT trap, as 0.61
+ * wraps every call), with stdout and stderr one pipe, as the agent reads them.
+ */
+function throughHook(agent: 'claude' | 'gemini', shell: 'bash' | 'zsh', line: string) {
+  const runDir = tempDir();
+  const cwd = tempDir();
+  const session = '0b1e2c3d-4f50-4617-8899-aabbccddeeff';
+  const env = cleanEnv(runDir, { SHELL: `/bin/${shell}`, HOME: cwd });
+  const payload =
+    agent === 'claude'
+      ? { hook_event_name: 'PreToolUse', tool_name: 'Bash', permission_mode: 'bypassPermissions' }
+      : { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command' };
+  const input = JSON.stringify({ ...payload, session_id: session, cwd, tool_input: { command: line } });
+  const hook = spawnSync('node', [BIN, 'hook', agent], {
+    input,
+    cwd,
+    env,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  const answer = JSON.parse(hook.stdout).hookSpecificOutput;
+  const text: string = agent === 'claude' ? answer.updatedInput.command : answer.tool_input.command;
+  const script =
+    agent === 'claude'
+      ? `eval "$1" < /dev/null`
+      : `_bgpids_file=${cwd}/bgpids\n(\n  trap 'jobs -p > "$_bgpids_file"' EXIT\n${text}\n)\n__code=$?\nexit $__code`;
+  const seen = join(cwd, 'seen');
+  const outer = `{ ${shell} -c "$1" ${shell} "$2"; } 2>&1 | cat > "$3"; exit \${PIPESTATUS[0]}`;
+  const r = spawnSync('/bin/bash', ['-c', outer, 'bash', script, text, seen], {
+    cwd,
+    env,
+    timeout: 20_000,
+  });
+  const id = /_finish --run-dir \S+ ([a-z0-9-]+_[0-9a-f]{8})/.exec(text)?.[1] as string;
+  const dir = join(runDir, 'sessions', session);
+  return {
+    status: r.status,
+    text,
+    seen: readFileSync(seen),
+    stored: storedOutput(dir, id),
+    meta: storedMeta(dir, id),
+  };
+}
+
+describe.concurrent('the hook path: the wrapper writes into a pipe, never into the result file', () => {
+  const dir = tempDir();
+  const steps = join(dir, 't.sh');
+  writeFileSync(steps, 'echo "step 1"\necho "step 2"\necho "error: x" > /dev/stderr\necho "step 3"\n');
+  const lines = [
+    // issue 20 #2: the agent was shown `error: bthree`
+    'echo one; echo two; echo "error: bad" > /dev/stderr; echo three',
+    `sh ${steps}; seq 1 3000; echo e > /dev/stdout; seq 1 2000 | tee /dev/stdout | tail -2; echo x | tee /dev/stderr; node ${script('random-chunks.mjs')} 5 300000`,
+  ];
+  for (const [agent, shell] of [
+    ['claude', 'bash'],
+    ['claude', 'zsh'],
+    ['gemini', 'bash'],
+  ] as const) {
+    it(`${agent} in ${shell}: every byte stored and shown, by SHA-256`, async () => {
+      for (const line of lines) {
+        const r = throughHook(agent, shell, line);
+        const base = await unwrapped(line);
+        const context = `${line}\n---\n${r.text}\n---\n${r.seen.toString('latin1').slice(0, 2000)}`;
+        expect(sha(r.stored), context).toBe(sha(base));
+        expect(r.meta, context).toMatchObject({ state: 'complete', exitCode: 0 });
+        // What the agent reads: the output itself when it is short, then the summary's line.
+        if (base.length < 200) expect(r.seen.subarray(0, base.length).equals(base), context).toBe(true);
+        else expect(r.seen.toString('latin1'), context).toContain(`[ctxwrap ${r.meta.id}]`);
+        expect(r.status, context).toBe(0);
+      }
+    });
+  }
+
+  it('claude in zsh: `exit 3` inside the command still prints the summary to the agent', async () => {
+    const line = 'echo one; echo "error: bad" > /dev/stderr; echo three; exit 3';
+    const r = throughHook('claude', 'zsh', line);
+    const context = `${r.text}\n---\n${r.seen.toString('latin1')}`;
+    expect(r.status, context).toBe(3);
+    expect(r.stored.toString(), context).toBe('one\nerror: bad\nthree\n');
+    expect(r.seen.toString(), context).toMatch(/^one\nerror: bad\nthree\n\[ctxwrap \S+\] exit 3/);
+    expect(r.meta, context).toMatchObject({ state: 'complete', exitCode: 3 });
   });
 });
