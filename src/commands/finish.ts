@@ -133,8 +133,12 @@ function finish(opts: FinishOptions): void {
     writeAtomic(resultPaths(dir, opts.id).summary, text);
     writeMeta(dir, done);
   }
-  if (finished.storeErrors.length > 0) throw new Error(finished.storeErrors.join('; '));
   opts.print(text);
+  // The summary is shown even when it could not be stored (a full disk); the agent is told why.
+  if (finished.storeErrors.length > 0)
+    opts.print(
+      `[ctxwrap: ${opts.id} is not fully stored: ${[...new Set(finished.storeErrors)].join('; ')}]\n`,
+    );
 }
 
 /** `ctxwrap _finish <id> <status> [--run-dir DIR] [--view FILTER]`: the command line's plain options to `finishShellResult`. */

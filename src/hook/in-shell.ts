@@ -60,6 +60,13 @@ export function findView(command: string, parsed: ParsedLine): ViewSplit | undef
   return { prefix, op: m[1] as '|' | '|&', filter: m[2] as string };
 }
 
+/**
+ * What reads the command's output: `cat` appending to the result file; when it cannot write any
+ * more (a full disk, `ulimit -f`), a second `cat` goes on draining the pipe to /dev/null, so the
+ * command runs on to its end rather than die of SIGPIPE (the file keeps what fitted).
+ */
+const READER = 'cat >>"$__ctxwrap_out" 2>/dev/null || exec cat >/dev/null';
+
 export interface InShellOptions {
   /**
    * The finish command without its status argument: `<node> <ctxwrap.js> _finish --run-dir <dir> <id>`,
@@ -93,7 +100,7 @@ export function inShellText(original: string, opts: InShellOptions): string {
   const checks = [...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`), '(umask 077; : >>"$__ctxwrap_out")'];
   const open = opts.view
     ? '__ctxwrap_pid=0'
-    : 'exec {__ctxwrap_fd}> >(exec cat >>"$__ctxwrap_out"); __ctxwrap_pid=$!; __ctxwrap_fd2=$__ctxwrap_fd';
+    : `exec {__ctxwrap_fd}> >(${READER}); __ctxwrap_pid=$!; __ctxwrap_fd2=$__ctxwrap_fd`;
   const onExit =
     '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se; ' +
     (opts.view ? '' : 'exec {__ctxwrap_fd}>&-; ') +
@@ -150,7 +157,7 @@ export function inShellTextFifo(original: string, opts: InShellOptions, withTrap
     '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se {__ctxwrap_fd}>&-; ' +
     `${finishWith('$__ctxwrap_s')}; exit $__ctxwrap_s`;
   const open = [
-    '{ command rm -f "$__ctxwrap_fifo"; exec cat; } <"$__ctxwrap_fifo" >>"$__ctxwrap_out" 2>/dev/null & __ctxwrap_pid=$!',
+    `{ command rm -f "$__ctxwrap_fifo"; ${READER}; } <"$__ctxwrap_fifo" 2>/dev/null & __ctxwrap_pid=$!`,
     'exec {__ctxwrap_fd}>"$__ctxwrap_fifo"',
     '__ctxwrap_fd2=$__ctxwrap_fd',
     ...(withTrap ? ['exec {__ctxwrap_so}>&1 {__ctxwrap_se}>&2', `trap ${shellQuote(onExit)} EXIT`] : []),

@@ -14,8 +14,10 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
+  canMount,
   cleanEnv,
   ctxwrap,
+  mountTmpfs,
   onlyId,
   script,
   sh,
@@ -163,8 +165,13 @@ describe('the MCP run tool', () => {
  * user's shell, stdin from /dev/null; Gemini CLI: its own subshell with an EXIT trap, as 0.61
  * wraps every call), with stdout and stderr one pipe, as the agent reads them.
  */
-function throughHook(agent: 'claude' | 'gemini', shell: 'bash' | 'zsh', line: string) {
-  const runDir = tempDir();
+function throughHook(
+  agent: 'claude' | 'gemini',
+  shell: 'bash' | 'zsh',
+  line: string,
+  opts: { runDir?: string; ulimit?: string } = {},
+) {
+  const runDir = opts.runDir ?? tempDir();
   const cwd = tempDir();
   const session = '0b1e2c3d-4f50-4617-8899-aabbccddeeff';
   const env = cleanEnv(runDir, { SHELL: `/bin/${shell}`, HOME: cwd });
@@ -187,7 +194,8 @@ function throughHook(agent: 'claude' | 'gemini', shell: 'bash' | 'zsh', line: st
       ? `eval "$1" < /dev/null`
       : `_bgpids_file=${cwd}/bgpids\n(\n  trap 'jobs -p > "$_bgpids_file"' EXIT\n${text}\n)\n__code=$?\nexit $__code`;
   const seen = join(cwd, 'seen');
-  const outer = `{ ${shell} -c "$1" ${shell} "$2"; } 2>&1 | cat > "$3"; exit \${PIPESTATUS[0]}`;
+  const limit = opts.ulimit ? `ulimit -f ${opts.ulimit}; ` : '';
+  const outer = `{ ${limit}${shell} -c "$1" ${shell} "$2"; } 2>&1 | cat > "$3"; exit \${PIPESTATUS[0]}`;
   const r = spawnSync('/bin/bash', ['-c', outer, 'bash', script, text, seen], {
     cwd,
     env,
@@ -230,6 +238,29 @@ describe.concurrent('the hook path: the wrapper writes into a pipe, never into t
         else expect(r.seen.toString('latin1'), context).toContain(`[ctxwrap ${r.meta.id}]`);
         expect(r.status, context).toBe(0);
       }
+    });
+  }
+
+  for (const [agent, shell] of [
+    ['claude', 'bash'],
+    ['claude', 'zsh'],
+    ['gemini', 'bash'],
+  ] as const) {
+    it(`${agent} in ${shell}, the disk full: the command runs on to its end (it got SIGPIPE: 141)`, async () => {
+      // A 64 kB tmpfs; a file size limit (the reader's writes only) where mounting is refused.
+      const runDir = tempDir();
+      if (canMount()) mountTmpfs(runDir, '64k');
+      const marker = join(tempDir(), 'marker');
+      const line = `seq 1 100000; echo "seq status $?" > ${marker}; echo after`;
+      const r = throughHook(agent, shell, line, { runDir, ...(canMount() ? {} : { ulimit: '64' }) });
+      const context = `${r.text}\n---\n${r.seen.toString('latin1').slice(-2000)}`;
+      expect(readFileSync(marker, 'utf8'), context).toBe('seq status 0\n');
+      expect(r.status, context).toBe(0);
+      // What was stored is the output's start, exactly; the agent is told it was cut.
+      const base = await unwrapped('seq 1 100000; echo after');
+      expect(r.stored.length, context).toBeGreaterThan(0);
+      expect(r.stored.equals(base.subarray(0, r.stored.length)), context).toBe(true);
+      expect(r.seen.toString('latin1'), context).toContain(`[ctxwrap ${r.meta.id}]`);
     });
   }
 
