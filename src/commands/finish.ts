@@ -4,7 +4,7 @@
  * `finishShellResult` (hidden subcommand `ctxwrap _finish`) has capture's finishResult summarise
  * the file the shell wrote and complete the metadata, and returns the command's exact exit status.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { finishResult } from '../capture/finish-result.js';
 import { resolveRunConfig } from '../config.js';
 import { formatBytes, formatCount } from '../format.js';
@@ -72,7 +72,11 @@ export interface FinishOptions {
  */
 export function finishShellResult(opts: FinishOptions): number {
   try {
-    if (opts.reader !== undefined) waitForReader(opts.reader, 3000);
+    if (opts.reader !== undefined) {
+      waitForReader(opts.reader, 3000);
+      // The reader's pid came to the shell through this file (see hook/in-shell.ts).
+      rmSync(`${resultPaths(runDirAt(opts.runDir), opts.id).output}.pid`, { force: true });
+    }
     finish(opts);
   } catch (error) {
     opts.print(`[ctxwrap: no summary for ${opts.id}: ${(error as Error).message}]\n`);

@@ -67,6 +67,23 @@ export function findView(command: string, parsed: ParsedLine): ViewSplit | undef
  */
 const READER = 'cat >>"$__ctxwrap_out" 2>/dev/null || exec cat >/dev/null';
 
+/** Checks (after the result file's) that make the FIFO next to the result file. */
+const MAKE_FIFO = ['command rm -f "$__ctxwrap_fifo"', 'command mkfifo -m 600 "$__ctxwrap_fifo"'];
+
+/**
+ * Starts the reader on the FIFO and opens the command's end as `$__ctxwrap_fd`. The reader is
+ * started from a subshell that exits at once, so it is no job of the agent's shell: `wait` or
+ * `jobs` in the command do not see it (a bare `wait` waited for it for ever, in bash for the
+ * process substitution this used to be). Its pid comes back through `<file>.pid`, which _finish
+ * removes. The reader unlinks the FIFO once both ends are open.
+ */
+const OPEN_FIFO = [
+  `( { command rm -f "$__ctxwrap_fifo"; ${READER}; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )`,
+  'read -r __ctxwrap_pid <"$__ctxwrap_out.pid"',
+  'exec {__ctxwrap_fd}>"$__ctxwrap_fifo"',
+  '__ctxwrap_fd2=$__ctxwrap_fd',
+].join('; ');
+
 export interface InShellOptions {
   /**
    * The finish command without its status argument: `<node> <ctxwrap.js> _finish --run-dir <dir> <id>`,
@@ -88,7 +105,7 @@ export interface InShellOptions {
  *     __ctxwrap_status=$?; <end>
  *
  * The setup checks that ctxwrap is still there and the result file can be made (mode 0600);
- * if so it opens a pipe to `cat >> <file>` (a process substitution) and points the group at it,
+ * if so it opens a FIFO read by `cat >> <file>` (see OPEN_FIFO) and points the group at it,
  * else the group keeps the agent's stdout and stderr and the original runs unwrapped. The
  * command never writes into the file itself: `> /dev/stderr` reopens a pipe, order is exact.
  * An EXIT trap (for `exit N` inside the group) chains to the trap that was there before and is
@@ -97,16 +114,18 @@ export interface InShellOptions {
 export function inShellText(original: string, opts: InShellOptions): string {
   const finish = opts.view ? `${opts.finish} --view ${shellQuote(opts.view.filter)}` : opts.finish;
   const finishWith = (status: string) => `${finish} --reader "$__ctxwrap_pid" "${status}"`;
-  const checks = [...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`), '(umask 077; : >>"$__ctxwrap_out")'];
-  const open = opts.view
-    ? '__ctxwrap_pid=0'
-    : `exec {__ctxwrap_fd}> >(${READER}); __ctxwrap_pid=$!; __ctxwrap_fd2=$__ctxwrap_fd`;
+  const checks = [
+    ...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`),
+    '(umask 077; : >>"$__ctxwrap_out")',
+    ...(opts.view ? [] : MAKE_FIFO),
+  ];
+  const open = opts.view ? '__ctxwrap_pid=0' : OPEN_FIFO;
   const onExit =
     '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se; ' +
     (opts.view ? '' : 'exec {__ctxwrap_fd}>&-; ') +
     `${finishWith('$__ctxwrap_s')}; eval "$__ctxwrap_prevcmd"`;
   const setup = [
-    `__ctxwrap_out=${shellQuote(opts.output)}; __ctxwrap_fd=1; __ctxwrap_fd2=2; __ctxwrap_pid=`,
+    `__ctxwrap_out=${shellQuote(opts.output)}; __ctxwrap_fifo=${shellQuote(`${opts.output}.fifo`)}; __ctxwrap_fd=1; __ctxwrap_fd2=2; __ctxwrap_pid=`,
     // The trap that was set before: `trap -- 'cmd' EXIT`, its command unquoted by eval.
     `__ctxwrap_prev=$(trap -p EXIT); __ctxwrap_prevcmd=; [ -n "$__ctxwrap_prev" ] && eval "__ctxwrap_prevcmd=\${__ctxwrap_prev#trap -- }" && __ctxwrap_prevcmd=\${__ctxwrap_prevcmd% EXIT}`,
     `if { ${checks.join(' && ')}; } 2>/dev/null; then exec {__ctxwrap_so}>&1 {__ctxwrap_se}>&2; ${open}; trap ${shellQuote(onExit)} EXIT; __ctxwrap_mine=$(trap -p EXIT); fi`,
@@ -150,16 +169,13 @@ export function inShellTextFifo(original: string, opts: InShellOptions, withTrap
   const checks = [
     ...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`),
     '(umask 077; : >>"$__ctxwrap_out")',
-    'command rm -f "$__ctxwrap_fifo"',
-    'command mkfifo -m 600 "$__ctxwrap_fifo"',
+    ...MAKE_FIFO,
   ];
   const onExit =
     '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se {__ctxwrap_fd}>&-; ' +
     `${finishWith('$__ctxwrap_s')}; exit $__ctxwrap_s`;
   const open = [
-    `{ command rm -f "$__ctxwrap_fifo"; ${READER}; } <"$__ctxwrap_fifo" 2>/dev/null & __ctxwrap_pid=$!`,
-    'exec {__ctxwrap_fd}>"$__ctxwrap_fifo"',
-    '__ctxwrap_fd2=$__ctxwrap_fd',
+    OPEN_FIFO,
     ...(withTrap ? ['exec {__ctxwrap_so}>&1 {__ctxwrap_se}>&2', `trap ${shellQuote(onExit)} EXIT`] : []),
   ].join('; ');
   const setup = [

@@ -219,6 +219,8 @@ describe.concurrent('the hook path: the wrapper writes into a pipe, never into t
   const lines = [
     // issue 20 #2: the agent was shown `error: bthree`
     'echo one; echo two; echo "error: bad" > /dev/stderr; echo three',
+    // The reader is no job of the shell: a bare `wait` waited for it for ever, `jobs` listed it.
+    'wait; jobs; echo waited',
     `sh ${steps}; seq 1 3000; echo e > /dev/stdout; seq 1 2000 | tee /dev/stdout | tail -2; echo x | tee /dev/stderr; node ${script('random-chunks.mjs')} 5 300000`,
   ];
   for (const [agent, shell] of [
