@@ -15,7 +15,7 @@ import {
   wholeBytes,
 } from '../read/bounded-output.js';
 import { grepDeadlineMs, withDeadline } from '../read/deadline.js';
-import { grepFile, planGrep } from '../read/grep.js';
+import { type GrepPlan, grepFile, planGrep } from '../read/grep.js';
 import {
   type Block,
   BlockReader,
@@ -190,7 +190,7 @@ function select(
     const limit = opts.grepTimeoutMs ?? grepDeadlineMs(size);
     const found = withDeadline(
       limit,
-      () => grepFile(fd, planGrep(spec), opts.context ?? 0, add),
+      () => grepFile(fd, grepPlan(spec, meta, opts), opts.context ?? 0, add),
       () => {
         throw new CtxwrapError(
           `--lines 'grep:…': the pattern took more than ${formatDuration(limit)} on this output (catastrophic backtracking?); use a simpler one, without nested repeats such as (a+)+`,
@@ -209,6 +209,17 @@ function select(
   if (!opts.raw) return { out, note: out.fit(closing) };
   out.fit(() => undefined);
   return { out, note: closing() };
+}
+
+/**
+ * The grep plan; unless --raw or --no-redact, lines are tested as shown, masked (by a shield of
+ * their own: the one that shows lines keeps the state of the line shown before).
+ */
+function grepPlan(spec: GrepRequest, meta: ResultMeta, opts: ReadOptions): GrepPlan {
+  const plan = planGrep(spec);
+  if (opts.raw || opts.redact === false) return plan;
+  const shield = shieldFor(meta.keyRanges, true);
+  return { ...plan, mask: (line, text) => shield(line ?? 0, text) };
 }
 
 /** The line count in the metadata, when it describes the file as it is now. */
