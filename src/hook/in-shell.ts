@@ -1,19 +1,20 @@
 /**
  * The command the hook hands back: the agent's ORIGINAL text, untouched and on its own lines,
  * run by the agent's own shell (its functions, aliases, `cd`, exports all apply), with its
- * combined output redirected into the result file the hook allocated, and ctxwrap called
- * after it to summarise the file and return the exact exit status. Pure text building.
+ * combined output going into a FIFO read by `cat >> <result file>` (never into the file itself:
+ * `> /dev/stderr` reopens the pipe), and ctxwrap called after it to summarise the file and
+ * return the exact exit status. Pure text building.
  *
- *     __ctxwrap_out=<file>; <falls back to /dev/stdout if it cannot be written>; trap '<finish> "$?"' EXIT; { <original text>
- *     } >"$__ctxwrap_out" 2>&1
- *     __ctxwrap_status=$?; trap - EXIT; <finish> "$__ctxwrap_status"
+ *     <setup: checks, mkfifo, reader, exec {fd}><fifo>; trap '<finish>' EXIT>; { <original text>
+ *     } >&$fd 2>&$fd
+ *     __ctxwrap_status=$?; <close fd; trap back>; <finish> --reader <pid> "$__ctxwrap_status"
  *
  * The trap gives `exit N` and `set -e` inside a summary too. The original starts on the first
  * line, so the shell's own messages name the same line numbers (`bash: line 1: ...`), and ends
  * on a line of its own, so a here-document's delimiter or a comment on its last line stays one.
  * The group `{ }` runs in the agent's shell itself, so `cd` and `export` persist (Claude Code
- * records the directory after the command). Bash restores the group's redirections before an
- * EXIT trap runs, so the summary printed by the trap reaches the agent, not the file.
+ * records the directory after the command). The trap points stdout and stderr back at the
+ * agent before the summary (zsh runs it with the group's redirections still in place).
  *
  * A view (`cmd | tail -20`, `cmd 2>&1 | head -5`, `cmd |& tail`): the pipeline stays a real
  * pipeline, with `tee` storing everything that reaches the filter, so the agent sees exactly
