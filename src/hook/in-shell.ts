@@ -62,11 +62,16 @@ export function findView(command: string, parsed: ParsedLine): ViewSplit | undef
 }
 
 /**
- * What reads the command's output: `cat` appending to the result file; when it cannot write any
- * more (a full disk, `ulimit -f`), a second `cat` goes on draining the pipe to /dev/null, so the
- * command runs on to its end rather than die of SIGPIPE (the file keeps what fitted).
+ * What reads the command's output: `cat` appending to the result file, under a file size limit
+ * of `capBlocks` (the cap on a stored output, in the shell's `ulimit -f` blocks). When it cannot
+ * write any more (the cap, a full disk, `ulimit -f`), `wc -c` drains the rest of the pipe and
+ * counts it into `<file>.rest`, so the command runs on to its end rather than die of SIGPIPE, and
+ * _finish can say how much was not stored.
  */
-const READER = 'cat >>"$__ctxwrap_out" 2>/dev/null || exec cat >/dev/null';
+function reader(capBlocks: number | undefined): string {
+  const limit = capBlocks !== undefined ? `ulimit -f ${capBlocks}; ` : '';
+  return `${limit}cat >>"$__ctxwrap_out" 2>/dev/null || exec wc -c >"$__ctxwrap_out.rest"`;
+}
 
 /** Checks (after the result file's) that make the FIFO next to the result file. */
 const MAKE_FIFO = ['command rm -f "$__ctxwrap_fifo"', 'command mkfifo -m 600 "$__ctxwrap_fifo"'];
@@ -78,12 +83,14 @@ const MAKE_FIFO = ['command rm -f "$__ctxwrap_fifo"', 'command mkfifo -m 600 "$_
  * process substitution this used to be). Its pid comes back through `<file>.pid`, which _finish
  * removes. The reader unlinks the FIFO once both ends are open.
  */
-const OPEN_FIFO = [
-  `( { command rm -f "$__ctxwrap_fifo"; ${READER}; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )`,
-  'read -r __ctxwrap_pid <"$__ctxwrap_out.pid"',
-  'exec {__ctxwrap_fd}>"$__ctxwrap_fifo"',
-  '__ctxwrap_fd2=$__ctxwrap_fd',
-].join('; ');
+function openFifo(capBlocks: number | undefined): string {
+  return [
+    `( { command rm -f "$__ctxwrap_fifo"; ${reader(capBlocks)}; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )`,
+    'read -r __ctxwrap_pid <"$__ctxwrap_out.pid"',
+    'exec {__ctxwrap_fd}>"$__ctxwrap_fifo"',
+    '__ctxwrap_fd2=$__ctxwrap_fd',
+  ].join('; ');
+}
 
 export interface InShellOptions {
   /**
@@ -95,6 +102,8 @@ export interface InShellOptions {
   needs: string[];
   /** The result file. */
   output: string;
+  /** The cap on stored bytes in the shell's `ulimit -f` blocks (bash 1024 bytes, zsh 512); none when undefined. */
+  capBlocks?: number;
   view?: ViewSplit;
 }
 
@@ -106,7 +115,7 @@ export interface InShellOptions {
  *     __ctxwrap_status=$?; <end>
  *
  * The setup checks that ctxwrap is still there and the result file can be made (mode 0600);
- * if so it opens a FIFO read by `cat >> <file>` (see OPEN_FIFO) and points the group at it,
+ * if so it opens a FIFO read by `cat >> <file>` (see openFifo) and points the group at it,
  * else the group keeps the agent's stdout and stderr and the original runs unwrapped. The
  * command never writes into the file itself: `> /dev/stderr` reopens a pipe, order is exact.
  * An EXIT trap (for `exit N` inside the group) chains to the trap that was there before and is
@@ -120,7 +129,7 @@ export function inShellText(original: string, opts: InShellOptions): string {
     '(umask 077; : >>"$__ctxwrap_out")',
     ...(opts.view ? [] : MAKE_FIFO),
   ];
-  const open = opts.view ? '__ctxwrap_pid=0' : OPEN_FIFO;
+  const open = opts.view ? '__ctxwrap_pid=0' : openFifo(opts.capBlocks);
   const onExit =
     '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se; ' +
     (opts.view ? '' : 'exec {__ctxwrap_fd}>&-; ') +
@@ -176,7 +185,7 @@ export function inShellTextFifo(original: string, opts: InShellOptions, withTrap
     '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se {__ctxwrap_fd}>&-; ' +
     `${finishWith('$__ctxwrap_s')}; exit $__ctxwrap_s`;
   const open = [
-    OPEN_FIFO,
+    openFifo(opts.capBlocks),
     ...(withTrap ? ['exec {__ctxwrap_so}>&1 {__ctxwrap_se}>&2', `trap ${shellQuote(onExit)} EXIT`] : []),
   ].join('; ');
   const setup = [

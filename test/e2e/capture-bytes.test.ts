@@ -169,12 +169,12 @@ function throughHook(
   agent: 'claude' | 'gemini',
   shell: 'bash' | 'zsh',
   line: string,
-  opts: { runDir?: string; ulimit?: string } = {},
+  opts: { runDir?: string; ulimit?: string; env?: NodeJS.ProcessEnv } = {},
 ) {
   const runDir = opts.runDir ?? tempDir();
   const cwd = tempDir();
   const session = '0b1e2c3d-4f50-4617-8899-aabbccddeeff';
-  const env = cleanEnv(runDir, { SHELL: `/bin/${shell}`, HOME: cwd });
+  const env = cleanEnv(runDir, { SHELL: `/bin/${shell}`, HOME: cwd, ...opts.env });
   const payload =
     agent === 'claude'
       ? { hook_event_name: 'PreToolUse', tool_name: 'Bash', permission_mode: 'bypassPermissions' }
@@ -263,6 +263,30 @@ describe.concurrent('the hook path: the wrapper writes into a pipe, never into t
       expect(r.stored.length, context).toBeGreaterThan(0);
       expect(r.stored.equals(base.subarray(0, r.stored.length)), context).toBe(true);
       expect(r.seen.toString('latin1'), context).toContain(`[ctxwrap ${r.meta.id}]`);
+    });
+  }
+
+  for (const [agent, shell] of [
+    ['claude', 'bash'],
+    ['claude', 'zsh'],
+    ['gemini', 'bash'],
+  ] as const) {
+    it(`${agent} in ${shell}: the cap on stored bytes holds (it was not applied: the disk filled)`, async () => {
+      // seq's own status is the command's: 141 had it died of SIGPIPE.
+      const line = 'seq 1 100000';
+      const r = throughHook(agent, shell, line, { env: { CTXWRAP_MAX_OUTPUT: '100k' } });
+      const base = await unwrapped(line);
+      const context = `${r.text}\n---\n${r.seen.toString('latin1').slice(0, 600)}`;
+      expect(r.status, context).toBe(0);
+      expect(r.stored.length, context).toBe(102_400);
+      expect(r.stored.equals(base.subarray(0, 102_400)), context).toBe(true);
+      // The total counts what the reader drained; what it held when it stopped writing is lost.
+      expect(r.meta, context).toMatchObject({ storedBytes: 102_400 });
+      expect(r.meta.bytes as number, context).toBeGreaterThan(base.length - (256 << 10));
+      expect(r.meta.bytes as number, context).toBeLessThanOrEqual(base.length);
+      expect(r.seen.toString('latin1'), context).toMatch(
+        /output cut short: stored only 102 kB of at least \d+ kB/,
+      );
     });
   }
 

@@ -40,7 +40,7 @@ describe('inShellText', () => {
     expect(text).toContain(`{ echo 'a' && exit 3\n} >&"$__ctxwrap_fd" 2>&"$__ctxwrap_fd2"\n`);
     // The reader is started from a subshell: no job of the agent's shell (`wait` would hang on it).
     expect(text).toContain(
-      '( { command rm -f "$__ctxwrap_fifo"; cat >>"$__ctxwrap_out" 2>/dev/null || exec cat >/dev/null; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )',
+      '( { command rm -f "$__ctxwrap_fifo"; cat >>"$__ctxwrap_out" 2>/dev/null || exec wc -c >"$__ctxwrap_out.rest"; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )',
     );
     expect(text).toContain('exec {__ctxwrap_fd}>"$__ctxwrap_fifo"');
     expect(text).not.toMatch(/>\(/);
