@@ -7,6 +7,7 @@ import { runCommand } from '../commands/run.js';
 import { resolveRunConfig } from '../config.js';
 import { currentDirectory } from '../env.js';
 import { CtxwrapError } from '../errors.js';
+import { TeeEscaper } from '../tee-escape.js';
 import { COMMAND_NAMES } from './command-names.js';
 import { warn } from './exit.js';
 import { typoHint } from './suggest.js';
@@ -75,6 +76,10 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
   const { colorize } = term;
   // With --tee the output itself is on the terminal: a status line would draw over it.
   const status = opts.tee ? PLAIN.startStatus() : term.startStatus();
+  // --tee shows the output with its escape sequences dropped and controls made visible (issue 20).
+  const tee = opts.tee
+    ? new TeeEscaper({ color: process.stderr.isTTY === true && process.env.NO_COLOR === undefined })
+    : undefined;
   try {
     return await runCommand({
       runDir: config.runDir,
@@ -91,7 +96,7 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
       killGraceMs: config.killGraceMs,
       drainMs: config.drainMs,
       limits: { maxBytes: config.maxOutputBytes, minFreeBytes: config.minFreeBytes },
-      ...(opts.tee ? { tee: (chunk: Buffer) => process.stderr.write(chunk) } : {}),
+      ...(tee ? { tee: (chunk: Buffer) => process.stderr.write(tee.push(chunk)) } : {}),
       onProgress: (bytes, lines, partial) => status.update(bytes, lines, partial),
       print: (text) => {
         status.stop();
@@ -109,6 +114,7 @@ export async function runAction(args: string[], opts: RunCliOptions, term: RunTe
     });
   } finally {
     status.stop();
+    if (tee) process.stderr.write(tee.end());
   }
 }
 

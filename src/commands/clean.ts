@@ -1,4 +1,5 @@
 /** `ctxwrap clean`: remove results past their time to live, or all of them; never a running one. */
+import { showControls } from '../controls.js';
 import { formatBytes } from '../format.js';
 import { applyClean, type CleanRequest, planClean } from '../store/prune.js';
 import { openRunDir } from '../store/run-dir.js';
@@ -36,10 +37,11 @@ export async function cleanResults(opts: CleanOptions): Promise<number> {
   } else applyClean(dir, plan, request);
   const count = `${plan.targets.length} result${plan.targets.length === 1 ? '' : 's'} (${formatBytes(bytes)})`;
   const which = opts.all ? `${count}` : `${count} older than ${opts.olderThanText}`;
+  const root = showControls(dir.root);
   const kept = plan.running.length ? `; kept ${plan.running.length} still running` : '';
   if (plan.targets.length === 0 && !opts.all)
-    lines.push(`[ctxwrap: nothing older than ${opts.olderThanText} in ${dir.root}${kept}]`);
-  else lines.push(`[ctxwrap: ${opts.dryRun ? 'would remove' : 'removed'} ${which} from ${dir.root}${kept}]`);
+    lines.push(`[ctxwrap: nothing older than ${opts.olderThanText} in ${root}${kept}]`);
+  else lines.push(`[ctxwrap: ${opts.dryRun ? 'would remove' : 'removed'} ${which} from ${root}${kept}]`);
   opts.print(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -4,13 +4,14 @@
  * `finishShellResult` (hidden subcommand `ctxwrap _finish`) has capture's finishResult summarise
  * the file the shell wrote and complete the metadata, and returns the command's exact exit status.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { finishResult } from '../capture/finish-result.js';
 import { resolveRunConfig } from '../config.js';
 import { formatBytes, formatCount } from '../format.js';
 import { newId } from '../store/ids.js';
+import { storageFull } from '../store/output-file.js';
 import { type ResultMeta, readMeta, resultPaths, writeAtomic, writeMeta } from '../store/results.js';
-import { ensureRunDir, openRunDir, runDirAt } from '../store/run-dir.js';
+import { ensureRunDir, openRunDir, type RunDir, runDirAt } from '../store/run-dir.js';
 
 export interface Allocated {
   id: string;
@@ -59,6 +60,8 @@ export interface FinishOptions {
   view?: string;
   /** The pid of the reader appending the command's output to the file: waited for (up to 3 s). */
   reader?: number;
+  /** The cap on stored bytes the wrapper's reader had, to name it when the file reached it. */
+  maxOutput?: number;
   budget: number;
   tailRatio: number;
   inlineThreshold: number;
@@ -72,8 +75,15 @@ export interface FinishOptions {
  */
 export function finishShellResult(opts: FinishOptions): number {
   try {
-    if (opts.reader !== undefined) waitForReader(opts.reader, 3000);
-    finish(opts);
+    let rest: number | undefined;
+    if (opts.reader !== undefined) {
+      waitForReader(opts.reader, 3000);
+      const output = resultPaths(runDirAt(opts.runDir), opts.id).output;
+      // The reader's pid came to the shell through this file (see hook/in-shell.ts).
+      rmSync(`${output}.pid`, { force: true });
+      rest = notStored(`${output}.rest`);
+    }
+    finish(opts, rest);
   } catch (error) {
     opts.print(`[ctxwrap: no summary for ${opts.id}: ${(error as Error).message}]\n`);
   }
@@ -107,13 +117,45 @@ function waitForReader(pid: number, deadlineMs: number): void {
   }
 }
 
-function finish(opts: FinishOptions): void {
+/** The bytes the reader drained without storing them (counted by `wc -c` into `file`), if any. */
+function notStored(file: string): number | undefined {
+  try {
+    const text = readFileSync(file, 'utf8');
+    rmSync(file, { force: true });
+    const n = Number.parseInt(text.trim(), 10);
+    return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the reader stopped storing: the cap when the file reached it, else the file system. */
+function whyCut(dir: RunDir, stored: number, maxOutput: number | undefined): string {
+  if (maxOutput !== undefined && maxOutput > 0 && stored > maxOutput - 1024)
+    return `the cap of ${formatBytes(maxOutput)} on a stored output was reached (--max-output, CTXWRAP_MAX_OUTPUT)`;
+  return storageFull(dir.results) ?? 'the result file could not grow (a full disk or a file size limit)';
+}
+
+function finish(opts: FinishOptions, rest?: number): void {
   const dir = openRunDir(opts.runDir);
   const meta = readMeta(dir, opts.id);
+  const stored = rest === undefined ? 0 : fileSize(resultPaths(dir, opts.id).output);
+  const reason = rest === undefined ? undefined : whyCut(dir, stored, opts.maxOutput);
+  const total = stored + (rest ?? 0);
   const finished = finishResult({
     dir,
     meta,
-    ending: { exitCode: opts.status, reason: 'exit' },
+    ending: {
+      exitCode: opts.status,
+      reason: 'exit',
+      ...(reason !== undefined
+        ? {
+            // What the reader held when it could not write is in neither count: "at least".
+            status: `output cut short: stored only ${formatBytes(stored)} of at least ${formatBytes(total)}`,
+            cutShort: `stored only ${stored} of ${total} bytes: ${reason}`,
+          }
+        : {}),
+    },
     childExitCode: opts.status > 128 ? null : opts.status,
     signal: null,
     durationMs: Math.max(0, Date.now() - Date.parse(meta.startedAt)),
@@ -124,6 +166,11 @@ function finish(opts: FinishOptions): void {
       redact: true,
     },
   });
+  if (reason !== undefined) {
+    // The summary is of what was stored; the record says how much more the command wrote.
+    Object.assign(finished.meta, { bytes: total, storedBytes: stored });
+    writeMeta(dir, finished.meta);
+  }
   let text = finished.text;
   if (opts.view !== undefined) {
     // The agent saw the lines through its own filter: the record holds the one line it was shown.
@@ -133,8 +180,12 @@ function finish(opts: FinishOptions): void {
     writeAtomic(resultPaths(dir, opts.id).summary, text);
     writeMeta(dir, done);
   }
-  if (finished.storeErrors.length > 0) throw new Error(finished.storeErrors.join('; '));
   opts.print(text);
+  // The summary is shown even when it could not be stored (a full disk); the agent is told why.
+  if (finished.storeErrors.length > 0)
+    opts.print(
+      `[ctxwrap: ${opts.id} is not fully stored: ${[...new Set(finished.storeErrors)].join('; ')}]\n`,
+    );
 }
 
 /** `ctxwrap _finish <id> <status> [--run-dir DIR] [--view FILTER]`: the command line's plain options to `finishShellResult`. */
@@ -165,6 +216,15 @@ export function finishCommand(opts: {
     budget: config.budget,
     tailRatio: config.tailRatio,
     inlineThreshold: config.inlineThreshold,
+    maxOutput: config.maxOutputBytes,
     print: opts.print,
   });
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }

@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { DEFAULT_MAX_OUTPUT_BYTES, resolveRunConfig } from '../config.js';
 import { resolveRunDir } from '../env.js';
 import { CtxwrapError } from '../errors.js';
 import {
@@ -18,7 +19,7 @@ import {
   SESSION_ID_PATTERN,
   type WrapPlan,
 } from '../hook/claude-hook.js';
-import { inShellText, inShellTextZsh } from '../hook/in-shell.js';
+import { inShellText, inShellTextFifo } from '../hook/in-shell.js';
 import {
   ancestorAllowRules,
   ancestorsAddRules,
@@ -72,6 +73,7 @@ export function runHook(opts: HookOptions): number {
         shell: agentShell(opts.env),
         self: absoluteSelf(opts.scriptPath),
         pid: opts.parentPid,
+        ...capOf(opts.env),
       },
       { allocate: !opts.explain },
     );
@@ -116,6 +118,8 @@ export interface InShellContext {
   self: { command: string; needs: string[] };
   /** The agent's process, recorded as the run's owner. */
   pid: number;
+  /** The cap on stored bytes (CTXWRAP_MAX_OUTPUT); none when undefined. */
+  maxOutput?: number;
   /**
    * The agent refuses command and process substitutions and keeps an EXIT trap of its own
    * (Gemini CLI): the text has neither, and no trap.
@@ -136,17 +140,24 @@ export function wrapInShell(
   const shellPath = ctx.shell === 'zsh' ? 'zsh' : 'bash';
   const allocated = planResult(ctx.runDir, plan.name);
   const finish = `${ctx.self.command} _finish --run-dir ${shellQuote(ctx.runDir)} ${allocated.id}`;
+  // The cap on a stored output, in the shell's `ulimit -f` blocks: bash counts 1024 bytes, zsh 512.
+  const unit = shellPath === 'zsh' ? 512 : 1024;
+  const cap =
+    ctx.maxOutput !== undefined && ctx.maxOutput > 0
+      ? Math.max(1, Math.floor(ctx.maxOutput / unit))
+      : undefined;
   const options = {
     finish,
     needs: ctx.self.needs,
     output: allocated.output,
     ...(plan.view ? { view: plan.view } : {}),
+    ...(cap !== undefined && Number.isSafeInteger(cap) ? { capBlocks: cap } : {}),
   };
   // Gemini CLI 0.61 refuses a command holding `$(...)` or `>(...)` ("Command injection
-  // detected", seen in npm run test:agents): it gets the text without them, as zsh does.
+  // detected", seen in npm run test:agents): it gets the text without them (a FIFO), as zsh does.
   const plain = shellPath === 'zsh' || ctx.noSubstitution === true;
   const text = plain
-    ? inShellTextZsh(plan.command, options, ctx.noSubstitution !== true)
+    ? inShellTextFifo(plan.command, options, ctx.noSubstitution !== true)
     : inShellText(plan.command, options);
   const check = spawnSync(shellPath, ['-n', '-c', text], { stdio: 'ignore', timeout: 2000 });
   if (check.error || check.status !== 0)
@@ -237,6 +248,7 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
       self: absoluteSelf(opts.scriptPath),
       pid: opts.parentPid,
       noSubstitution: agent === 'gemini',
+      ...capOf(opts.env),
     },
     { allocate: !opts.explain },
   );
@@ -261,6 +273,15 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
   else answer = { command: text };
   opts.print(`${JSON.stringify(answer)}\n`);
   return 0;
+}
+
+/** The cap on a stored output from the environment (its default when unset or wrong). */
+function capOf(env: NodeJS.ProcessEnv): { maxOutput: number } {
+  try {
+    return { maxOutput: resolveRunConfig({}, env).maxOutputBytes };
+  } catch {
+    return { maxOutput: DEFAULT_MAX_OUTPUT_BYTES };
+  }
 }
 
 /** True when a command may end the shell before the wrapper's last line: `exit`, `set -e`, sourcing. */

@@ -5,15 +5,25 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { CtxwrapError } from '../errors.js';
 import { formatBytes, formatCount, formatDuration } from '../format.js';
-import { BoundedOutput, shownText, type TrimmedLine, utf8Prefix } from '../read/bounded-output.js';
-import { grepDeadlineMs, withDeadline } from '../read/deadline.js';
-import { grepFile, planGrep } from '../read/grep.js';
 import {
+  BoundedOutput,
+  type ShownLine,
+  shownEnds,
+  shownLine,
+  type TrimmedLine,
+  utf8Prefix,
+  wholeBytes,
+} from '../read/bounded-output.js';
+import { grepDeadlineMs, withDeadline } from '../read/deadline.js';
+import { type GrepPlan, grepFile, planGrep } from '../read/grep.js';
+import {
+  type Block,
   BlockReader,
   countNewlinesBetween,
   lastLineOf,
   lastLinesStart,
   lineEnd,
+  lineEndFrom,
 } from '../read/line-reader.js';
 import { type GrepRequest, type LineRange, type LineSpec, parseLineSpec } from '../read/parse-line-spec.js';
 import { recordHeader } from '../search/record.js';
@@ -125,7 +135,15 @@ function select(
   let lastHeader = 0;
   let lastMatch = 0;
   const context = opts.context ?? 0;
-  const add = (line: number, buf: Buffer, start: number, end: number, match = true, at?: number): boolean => {
+  const add = (
+    line: number,
+    buf: Buffer,
+    start: number,
+    end: number,
+    match = true,
+    at?: number,
+    restAt?: number,
+  ): boolean => {
     if (opts.records && !opts.raw && match && at !== undefined) {
       const header = headerAbove(fd, line, buf, start, end, at);
       // Once per record, and only when it is above what is already shown.
@@ -141,14 +159,26 @@ function select(
       }
     }
     if (match) lastMatch = line;
+    // A line longer than the reader holds goes on past this block, from byte `restAt` of the file.
+    const lineEndAt = restAt === undefined ? undefined : lineEndFrom(fd, restAt);
+    const length = lineEndAt === undefined ? end - start : end - start + lineEndAt - (restAt as number);
     if (opts.raw) {
       const bytes = Buffer.concat([buf.subarray(start, end), NEWLINE]);
-      return out.add(line, bytes, match, (width) => utf8Prefix(bytes, width), bytes.length);
+      return out.add(line, bytes, match, (width) => utf8Prefix(bytes, width), length);
     }
-    const whole = shownText(buf, start, end, Math.max(cap, WIDE), (t) => shield(line, t));
+    const wide = Math.max(cap, WIDE);
+    const mask = (t: string) => shield(line, t);
+    const half = wholeBytes(wide) / 2;
+    const shown: ShownLine =
+      lineEndAt === undefined
+        ? shownLine(buf, start, end, wide, mask)
+        : shownEnds(buf.subarray(start, start + half), tailBefore(fd, lineEndAt, half), length, mask);
     const prefix = numbers ? `${line}${match ? ':' : '-'} ` : '';
-    const recut = (width: number) => prefix + narrower(whole, Math.max(1, width - prefix.length));
-    return out.add(line, recut(cap + prefix.length), match, recut, whole.length);
+    const recut = (width: number) => {
+      const room = Math.max(1, width - prefix.length);
+      return prefix + narrower(shown.at(room), room);
+    };
+    return out.add(line, recut(cap + prefix.length), match, recut, shown.length, shown.bytes);
   };
   const known = knownLines(meta, size);
   if (spec.kind === 'all' && meta.binary && !opts.raw) {
@@ -160,7 +190,7 @@ function select(
     const limit = opts.grepTimeoutMs ?? grepDeadlineMs(size);
     const found = withDeadline(
       limit,
-      () => grepFile(fd, planGrep(spec), opts.context ?? 0, add),
+      () => grepFile(fd, grepPlan(spec, meta, opts), opts.context ?? 0, add),
       () => {
         throw new CtxwrapError(
           `--lines 'grep:…': the pattern took more than ${formatDuration(limit)} on this output (catastrophic backtracking?); use a simpler one, without nested repeats such as (a+)+`,
@@ -181,6 +211,17 @@ function select(
   return { out, note: closing() };
 }
 
+/**
+ * The grep plan; unless --raw or --no-redact, lines are tested as shown, masked (by a shield of
+ * their own: the one that shows lines keeps the state of the line shown before).
+ */
+function grepPlan(spec: GrepRequest, meta: ResultMeta, opts: ReadOptions): GrepPlan {
+  const plan = planGrep(spec);
+  if (opts.raw || opts.redact === false) return plan;
+  const shield = shieldFor(meta.keyRanges, true);
+  return { ...plan, mask: (line, text) => shield(line ?? 0, text) };
+}
+
 /** The line count in the metadata, when it describes the file as it is now. */
 function knownLines(meta: ResultMeta, size: number): number | undefined {
   return meta.state === 'complete' && meta.bytes === size && typeof meta.lines === 'number'
@@ -194,7 +235,15 @@ function rangesOf(spec: LineSpec): LineRange[] {
   return [{ from: 1, to: Number.POSITIVE_INFINITY }];
 }
 
-type Add = (line: number, buf: Buffer, start: number, end: number) => boolean;
+type Add = (
+  line: number,
+  buf: Buffer,
+  start: number,
+  end: number,
+  match?: boolean,
+  at?: number,
+  restAt?: number,
+) => boolean;
 
 /** Shows the requested ranges in order while they fit; reads no further than needed. */
 function selectForward(fd: number, ranges: LineRange[], known: number | undefined, add: Add): Shown {
@@ -212,7 +261,7 @@ function selectForward(fd: number, ranges: LineRange[], known: number | undefine
       if (!range || range.from > total) break;
       const end = lineEnd(buf, pos);
       if (line >= range.from && line > lastShown) {
-        if (add(line, buf, pos, end)) lastShown = line;
+        if (add(line, buf, pos, end, true, undefined, restAt(block, end))) lastShown = line;
         else firstUnshown = line;
       }
       pos = end + 1;
@@ -235,11 +284,24 @@ function selectLast(fd: number, size: number, count: number, known: number | und
     const buf = block.buf;
     for (let pos = 0, line = block.line; pos < buf.length && line <= total; line++) {
       const end = lineEnd(buf, pos);
-      if (!(block.continued && pos === 0)) add(line, buf, pos, end);
+      if (!(block.continued && pos === 0)) add(line, buf, pos, end, true, undefined, restAt(block, end));
       pos = end + 1;
     }
   }
   return { total };
+}
+
+/** Where the line ending the block at `end` goes on in the file, when the block cut it. */
+function restAt(block: Block, end: number): number | undefined {
+  return block.cut && end === block.buf.length ? block.offset + end : undefined;
+}
+
+/** The last `max` bytes before byte `end` of the file. */
+function tailBefore(fd: number, end: number, max: number): Buffer {
+  const from = Math.max(0, end - max);
+  const buf = Buffer.allocUnsafe(end - from);
+  const got = readSync(fd, buf, 0, buf.length, from);
+  return buf.subarray(0, got);
 }
 
 /** The requested ranges from line `from` on, as a spec to ask for them next. */
@@ -320,7 +382,7 @@ function narrower(text: string, width: number): string {
 
 /** Says which line was cut to fit, and how long it is. */
 function trimmedText(t: TrimmedLine, raw: boolean): string {
-  return `line ${t.line} cut from ${formatCount(t.length)} ${raw ? 'bytes' : 'chars'}`;
+  return `line ${t.line} cut from ${formatCount(t.length)} ${raw || t.bytes ? 'bytes' : 'chars'}`;
 }
 
 /** The requested lines before the first one shown (`last:N` keeps the end). */

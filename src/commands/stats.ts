@@ -136,7 +136,7 @@ function render(s: Stats): string {
   const printedParts = [`summaries ${formatBytes(s.printed.summaryBytes)}`, ...kinds];
   const percent = `${(s.savedRatio * 100).toFixed(1)}%`;
   const out = [
-    `[ctxwrap stats] ${s.runDir}`,
+    `[ctxwrap stats] ${showControls(s.runDir)}`,
     `results      ${formatCount(s.results)}${states.length ? ` (${states.join(', ')})` : ''}`,
     `full output  ${formatBytes(s.full.bytes)} · ${formatCount(s.full.lines)} lines · ~${formatTokens(s.full.tokens)} tokens`,
     `printed      ${formatBytes(s.printed.bytes)} · ~${formatTokens(s.printed.tokens)} tokens (${printedParts.join(', ')})`,

@@ -1,19 +1,20 @@
 /**
  * The command the hook hands back: the agent's ORIGINAL text, untouched and on its own lines,
  * run by the agent's own shell (its functions, aliases, `cd`, exports all apply), with its
- * combined output redirected into the result file the hook allocated, and ctxwrap called
- * after it to summarise the file and return the exact exit status. Pure text building.
+ * combined output going into a FIFO read by `cat >> <result file>` (never into the file itself:
+ * `> /dev/stderr` reopens the pipe), and ctxwrap called after it to summarise the file and
+ * return the exact exit status. Pure text building.
  *
- *     __ctxwrap_out=<file>; <falls back to /dev/stdout if it cannot be written>; trap '<finish> "$?"' EXIT; { <original text>
- *     } >"$__ctxwrap_out" 2>&1
- *     __ctxwrap_status=$?; trap - EXIT; <finish> "$__ctxwrap_status"
+ *     <setup: checks, mkfifo, reader, exec {fd}><fifo>; trap '<finish>' EXIT>; { <original text>
+ *     } >&$fd 2>&$fd
+ *     __ctxwrap_status=$?; <close fd; trap back>; <finish> --reader <pid> "$__ctxwrap_status"
  *
  * The trap gives `exit N` and `set -e` inside a summary too. The original starts on the first
  * line, so the shell's own messages name the same line numbers (`bash: line 1: ...`), and ends
  * on a line of its own, so a here-document's delimiter or a comment on its last line stays one.
  * The group `{ }` runs in the agent's shell itself, so `cd` and `export` persist (Claude Code
- * records the directory after the command). Bash restores the group's redirections before an
- * EXIT trap runs, so the summary printed by the trap reaches the agent, not the file.
+ * records the directory after the command). The trap points stdout and stderr back at the
+ * agent before the summary (zsh runs it with the group's redirections still in place).
  *
  * A view (`cmd | tail -20`, `cmd 2>&1 | head -5`, `cmd |& tail`): the pipeline stays a real
  * pipeline, with `tee` storing everything that reaches the filter, so the agent sees exactly
@@ -60,6 +61,37 @@ export function findView(command: string, parsed: ParsedLine): ViewSplit | undef
   return { prefix, op: m[1] as '|' | '|&', filter: m[2] as string };
 }
 
+/**
+ * What reads the command's output: `cat` appending to the result file, under a file size limit
+ * of `capBlocks` (the cap on a stored output, in the shell's `ulimit -f` blocks). When it cannot
+ * write any more (the cap, a full disk, `ulimit -f`), `wc -c` drains the rest of the pipe and
+ * counts it into `<file>.rest`, so the command runs on to its end rather than die of SIGPIPE, and
+ * _finish can say how much was not stored.
+ */
+function reader(capBlocks: number | undefined): string {
+  const limit = capBlocks !== undefined ? `ulimit -f ${capBlocks}; ` : '';
+  return `${limit}cat >>"$__ctxwrap_out" 2>/dev/null || exec wc -c >"$__ctxwrap_out.rest"`;
+}
+
+/** Checks (after the result file's) that make the FIFO next to the result file. */
+const MAKE_FIFO = ['command rm -f "$__ctxwrap_fifo"', 'command mkfifo -m 600 "$__ctxwrap_fifo"'];
+
+/**
+ * Starts the reader on the FIFO and opens the command's end as `$__ctxwrap_fd`. The reader is
+ * started from a subshell that exits at once, so it is no job of the agent's shell: `wait` or
+ * `jobs` in the command do not see it (a bare `wait` waited for it for ever, in bash for the
+ * process substitution this used to be). Its pid comes back through `<file>.pid`, which _finish
+ * removes. The reader unlinks the FIFO once both ends are open.
+ */
+function openFifo(capBlocks: number | undefined): string {
+  return [
+    `( { command rm -f "$__ctxwrap_fifo"; ${reader(capBlocks)}; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )`,
+    'read -r __ctxwrap_pid <"$__ctxwrap_out.pid"',
+    'exec {__ctxwrap_fd}>"$__ctxwrap_fifo"',
+    '__ctxwrap_fd2=$__ctxwrap_fd',
+  ].join('; ');
+}
+
 export interface InShellOptions {
   /**
    * The finish command without its status argument: `<node> <ctxwrap.js> _finish --run-dir <dir> <id>`,
@@ -70,6 +102,8 @@ export interface InShellOptions {
   needs: string[];
   /** The result file. */
   output: string;
+  /** The cap on stored bytes in the shell's `ulimit -f` blocks (bash 1024 bytes, zsh 512); none when undefined. */
+  capBlocks?: number;
   view?: ViewSplit;
 }
 
@@ -81,7 +115,7 @@ export interface InShellOptions {
  *     __ctxwrap_status=$?; <end>
  *
  * The setup checks that ctxwrap is still there and the result file can be made (mode 0600);
- * if so it opens a pipe to `cat >> <file>` (a process substitution) and points the group at it,
+ * if so it opens a FIFO read by `cat >> <file>` (see openFifo) and points the group at it,
  * else the group keeps the agent's stdout and stderr and the original runs unwrapped. The
  * command never writes into the file itself: `> /dev/stderr` reopens a pipe, order is exact.
  * An EXIT trap (for `exit N` inside the group) chains to the trap that was there before and is
@@ -90,16 +124,18 @@ export interface InShellOptions {
 export function inShellText(original: string, opts: InShellOptions): string {
   const finish = opts.view ? `${opts.finish} --view ${shellQuote(opts.view.filter)}` : opts.finish;
   const finishWith = (status: string) => `${finish} --reader "$__ctxwrap_pid" "${status}"`;
-  const checks = [...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`), '(umask 077; : >>"$__ctxwrap_out")'];
-  const open = opts.view
-    ? '__ctxwrap_pid=0'
-    : 'exec {__ctxwrap_fd}> >(exec cat >>"$__ctxwrap_out"); __ctxwrap_pid=$!; __ctxwrap_fd2=$__ctxwrap_fd';
+  const checks = [
+    ...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`),
+    '(umask 077; : >>"$__ctxwrap_out")',
+    ...(opts.view ? [] : MAKE_FIFO),
+  ];
+  const open = opts.view ? '__ctxwrap_pid=0' : openFifo(opts.capBlocks);
   const onExit =
     '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se; ' +
     (opts.view ? '' : 'exec {__ctxwrap_fd}>&-; ') +
     `${finishWith('$__ctxwrap_s')}; eval "$__ctxwrap_prevcmd"`;
   const setup = [
-    `__ctxwrap_out=${shellQuote(opts.output)}; __ctxwrap_fd=1; __ctxwrap_fd2=2; __ctxwrap_pid=`,
+    `__ctxwrap_out=${shellQuote(opts.output)}; __ctxwrap_fifo=${shellQuote(`${opts.output}.fifo`)}; __ctxwrap_fd=1; __ctxwrap_fd2=2; __ctxwrap_pid=`,
     // The trap that was set before: `trap -- 'cmd' EXIT`, its command unquoted by eval.
     `__ctxwrap_prev=$(trap -p EXIT); __ctxwrap_prevcmd=; [ -n "$__ctxwrap_prev" ] && eval "__ctxwrap_prevcmd=\${__ctxwrap_prev#trap -- }" && __ctxwrap_prevcmd=\${__ctxwrap_prevcmd% EXIT}`,
     `if { ${checks.join(' && ')}; } 2>/dev/null; then exec {__ctxwrap_so}>&1 {__ctxwrap_se}>&2; ${open}; trap ${shellQuote(onExit)} EXIT; __ctxwrap_mine=$(trap -p EXIT); fi`,
@@ -118,21 +154,49 @@ export function inShellText(original: string, opts: InShellOptions): string {
   return `${setup}; ${body}\n${end}`;
 }
 /**
- * The text for zsh (no `trap -p`) and Gemini CLI (no `$(...)` or `>(...)`): the result file is
- * the group's stdout, as before issue 20 #2. Without `trap` (Gemini: its own EXIT trap must stay;
- * the hook leaves alone commands that may exit), an `exit` inside would skip the summary.
+ * The text for zsh (no `trap -p`, no `$!` for a process substitution) and for Gemini CLI (which
+ * refuses `$(...)`, `<(...)` and `>(...)`). The same guarantee as bash's: the command writes into
+ * a pipe, a FIFO made next to the result file, read by a background `cat` that appends to the
+ * file and unlinks the FIFO as soon as both ends are open:
+ *
+ *     <setup: mkfifo; { rm <fifo>; exec cat; } <<fifo> >><file> & ; exec {fd}><fifo>>; { <original>
+ *     } >&$fd 2>&$fd
+ *     __ctxwrap_status=$?; <close fd>; <finish> --reader <cat's pid> "$__ctxwrap_status"
+ *
+ * zsh runs an EXIT trap with the group's redirections still in place, so the trap (for `exit N`
+ * inside) points stdout and stderr back at the agent before the summary, and exits with the
+ * command's status. Gemini gets no trap (its own EXIT trap must stay; the hook leaves alone
+ * commands that may exit). Where no FIFO can be made, the command runs unwrapped.
  */
-export function inShellTextZsh(original: string, opts: InShellOptions, withTrap = true): string {
+export function inShellTextFifo(original: string, opts: InShellOptions, withTrap = true): string {
   const finish = opts.view ? `${opts.finish} --view ${shellQuote(opts.view.filter)}` : opts.finish;
-  // Fail open: where the file cannot be written (a sandbox, a full disk), the output goes to the
-  // agent as it would have, rather than the command not running at all.
-  const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { (umask 077; : >>"$__ctxwrap_out"); } 2>/dev/null || __ctxwrap_out=${opts.view ? '/dev/null' : '/dev/stdout'}`;
-  const body = opts.view
-    ? `{ ${opts.view.prefix}\n} ${opts.view.op} command tee "$__ctxwrap_out" | ${opts.view.filter}`
-    : `{ ${original}\n} >"$__ctxwrap_out" 2>&1`;
-  if (!withTrap) return `${pick}; ${body}\n__ctxwrap_status=$?; ${finish} "$__ctxwrap_status"`;
-  return [
-    `${pick}; trap ${shellQuote(`${finish} "$?"`)} EXIT; ${body}`,
-    `__ctxwrap_status=$?; trap - EXIT; ${finish} "$__ctxwrap_status"`,
-  ].join('\n');
+  if (opts.view) {
+    // A view is a real pipeline: tee stores what reaches the filter; nothing reopens the file.
+    const pick = `__ctxwrap_out=${shellQuote(opts.output)}; { ${opts.needs.map((f) => `[ -f ${shellQuote(f)} ] && `).join('')}(umask 077; : >>"$__ctxwrap_out"); } 2>/dev/null || __ctxwrap_out=/dev/null`;
+    return `${pick}; { ${opts.view.prefix}\n} ${opts.view.op} command tee "$__ctxwrap_out" | ${opts.view.filter}\n__ctxwrap_status=$?; ${finish} "$__ctxwrap_status"`;
+  }
+  const finishWith = (status: string) => `${finish} --reader "$__ctxwrap_pid" "${status}"`;
+  const checks = [
+    ...opts.needs.map((f) => `[ -f ${shellQuote(f)} ]`),
+    '(umask 077; : >>"$__ctxwrap_out")',
+    ...MAKE_FIFO,
+  ];
+  const onExit =
+    '__ctxwrap_s=$?; exec 1>&$__ctxwrap_so 2>&$__ctxwrap_se {__ctxwrap_fd}>&-; ' +
+    `${finishWith('$__ctxwrap_s')}; exit $__ctxwrap_s`;
+  const open = [
+    openFifo(opts.capBlocks),
+    ...(withTrap ? ['exec {__ctxwrap_so}>&1 {__ctxwrap_se}>&2', `trap ${shellQuote(onExit)} EXIT`] : []),
+  ].join('; ');
+  const setup = [
+    `__ctxwrap_out=${shellQuote(opts.output)}; __ctxwrap_fifo=${shellQuote(`${opts.output}.fifo`)}; __ctxwrap_fd=1; __ctxwrap_fd2=2; __ctxwrap_pid=`,
+    `if { ${checks.join(' && ')}; } 2>/dev/null; then ${open}; fi`,
+  ].join('; ');
+  const end = [
+    '__ctxwrap_status=$?',
+    'if [ -z "$__ctxwrap_pid" ]; then (exit $__ctxwrap_status); else exec {__ctxwrap_fd}>&-; ' +
+      (withTrap ? 'trap - EXIT; ' : '') +
+      `${finishWith('$__ctxwrap_status')}; fi`,
+  ].join('; ');
+  return `${setup}; { ${original}\n} >&$__ctxwrap_fd 2>&$__ctxwrap_fd2\n${end}`;
 }

@@ -18,6 +18,8 @@ export interface OutputLine {
   recut?: (width: number) => string | Buffer;
   /** Characters (bytes, raw) of the line before any cut to fit. */
   length?: number;
+  /** `length` counts bytes though the line is shown as text (too long to decode whole). */
+  bytes?: boolean;
 }
 
 /** A line shown cut so that it fits in `--max-chars` with the closing note. */
@@ -25,6 +27,8 @@ export interface TrimmedLine {
   line: number;
   /** Characters (bytes, raw) the line has. */
   length: number;
+  /** `length` counts bytes though the line is shown as text. */
+  bytes?: boolean;
 }
 
 /** The longest start of `bytes` that is at most `max` bytes and does not end inside a UTF-8 character. */
@@ -73,6 +77,7 @@ export class BoundedOutput {
     match = true,
     recut?: OutputLine['recut'],
     length?: number,
+    bytes?: boolean,
   ): boolean {
     if (out.length > this.max && typeof out !== 'string' && this.lines.length === 0) {
       this.trimmed = { line, length: length ?? out.length };
@@ -84,7 +89,15 @@ export class BoundedOutput {
       this.cut = true;
       return false;
     }
-    this.lines.push({ line, match, out, cost, ...(recut ? { recut } : {}), ...(length ? { length } : {}) });
+    this.lines.push({
+      line,
+      match,
+      out,
+      cost,
+      ...(recut ? { recut } : {}),
+      ...(length ? { length } : {}),
+      ...(bytes ? { bytes } : {}),
+    });
     this.used += cost;
     while (this.keepEnd && this.used > this.max && this.lines.length > 1) this.drop();
     return true;
@@ -104,7 +117,11 @@ export class BoundedOutput {
       if (only?.recut && tries < 6) {
         if (this.trimmed?.line !== only.line) {
           // First see how short the note gets once it says the line is cut.
-          this.trimmed = { line: only.line, length: only.length ?? only.out.length };
+          this.trimmed = {
+            line: only.line,
+            length: only.length ?? only.out.length,
+            ...(only.bytes ? { bytes: true } : {}),
+          };
           this.cut = true;
           continue;
         }
@@ -158,24 +175,61 @@ export function rangesText(lines: number[]): string {
 /** Lines longer than this are never decoded whole to be shown (only their two ends are). */
 const WHOLE_BYTES = 1 << 16;
 
+/** A stored line as `read` shows it, at any width, and how long it is. */
+export interface ShownLine {
+  /** The line cut to at most about `width` characters, keeping its start and end. */
+  at: (width: number) => string;
+  /** Its length: in characters when decoded whole, else in bytes. */
+  length: number;
+  /** `length` counts bytes: the line was too long to decode whole. */
+  bytes: boolean;
+}
+
 /**
  * A stored line as `read` shows it: cleaned like the summary, credentials masked (`mask`), cut
- * to `cap` characters keeping its start and end, and made inert if it could pass for one of
- * ctxwrap's own lines.
+ * to the width asked keeping its start and end, and made inert if it could pass for one of
+ * ctxwrap's own lines. Lines up to `wholeBytes(cap)` are decoded whole, so a cut says how many
+ * characters it left out; a longer one shows its two ends around its size in bytes.
  */
-export function shownText(
+export function shownLine(
   buf: Buffer,
   start: number,
   end: number,
   cap: number,
   mask: (text: string) => string = (text) => text,
-): string {
-  const whole = Math.max(WHOLE_BYTES, cap * 4);
-  if (end - start <= whole) return inert(cutLine(mask(cleanLine(buf.toString('utf8', start, end))), cap));
+): ShownLine {
+  const whole = wholeBytes(cap);
+  if (end - start <= whole) {
+    const text = inert(mask(cleanLine(buf.toString('utf8', start, end))));
+    return { at: (width) => cutLine(text, width), length: text.length, bytes: false };
+  }
   const half = whole / 2;
-  const note = `…[line of ${formatCount(end - start)} bytes cut]…`;
-  const room = Math.max(8, cap - note.length);
-  const head = mask(cleanLine(buf.toString('utf8', start, start + half))).slice(0, Math.ceil(room * 0.6));
-  const tail = mask(cleanLine(buf.toString('utf8', end - half, end)));
-  return inert(`${head}${note}${tail.slice(tail.length - Math.floor(room * 0.4))}`);
+  return shownEnds(buf.subarray(start, start + half), buf.subarray(end - half, end), end - start, mask);
+}
+
+/** Longest line (bytes) decoded whole to be shown at `cap` characters. */
+export function wholeBytes(cap: number): number {
+  return Math.max(WHOLE_BYTES, cap * 4);
+}
+
+/**
+ * A line too long to decode whole, from its first and last bytes (`head`, `tail`) and its length
+ * in bytes: its two ends around a note of its size.
+ */
+export function shownEnds(
+  head: Buffer,
+  tail: Buffer,
+  length: number,
+  mask: (text: string) => string = (text) => text,
+): ShownLine {
+  const note = `…[line of ${formatCount(length)} bytes cut]…`;
+  const first = mask(cleanLine(head.toString('utf8')));
+  const last = mask(cleanLine(tail.toString('utf8')));
+  const at = (width: number) => {
+    const room = Math.max(8, width - note.length);
+    return inert(
+      `${first.slice(0, Math.ceil(room * 0.6))}${note}${last.slice(last.length - Math.floor(room * 0.4))}`,
+    );
+  };
+  return { at, length, bytes: true };
 }

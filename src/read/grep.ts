@@ -30,6 +30,11 @@ export interface GrepPlan {
   foldCase: boolean;
   /** The pattern is nothing but its literal: in a tidy line, finding the literal is a match. */
   plain: boolean;
+  /**
+   * What is shown of a cleaned line (credentials masked), given its number when known: a line
+   * matches only when what is shown matches, so a masked secret cannot be found piece by piece.
+   */
+  mask?: (line: number | undefined, text: string) => string;
 }
 
 /** Literals shorter than this find too many candidates to pay for themselves. */
@@ -226,13 +231,13 @@ class GrepScan {
     if (start === 0 && this.skipFirst) return; // the rest of a matching line handed out in pieces
     if (this.full && this.firstUnshown !== undefined) {
       // Nothing more will be shown: count the matching lines without numbering them.
-      if (this.matches(start, end)) this.counted(end);
+      if (this.matches(start, end, undefined)) this.counted(end);
       return;
     }
     this.line += countNewlines(this.buf, this.pos, start);
     this.pos = start;
     const line = this.line;
-    if (!this.matches(start, end)) return;
+    if (!this.matches(start, end, line)) return;
     this.counted(end);
     if (this.full) {
       this.firstUnshown = line;
@@ -246,7 +251,9 @@ class GrepScan {
     this.afterUntil = line + this.context;
   }
 
-  private matches(start: number, end: number): boolean {
+  private matches(start: number, end: number, line: number | undefined): boolean {
+    const { mask } = this.plan;
+    if (mask) return this.plan.line.test(mask(line, cleanLine(this.buf.toString('utf8', start, end))));
     if (this.plan.plain && !needsCleaning(this.buf, start, end)) return true;
     return this.plan.line.test(cleanLine(this.buf.toString('utf8', start, end)));
   }

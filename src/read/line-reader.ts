@@ -158,3 +158,18 @@ export function lastLinesStart(fd: number, size: number, n: number): { offset: n
   }
   return { offset: 0, lines: size === 0 ? 0 : found + 1 };
 }
+
+/**
+ * The end of the line that goes on at byte `pos` (the offset of its newline, or the file's size):
+ * for a line longer than the reader holds, whose end is past the block it starts in.
+ */
+export function lineEndFrom(fd: number, pos: number): number {
+  const buf = Buffer.allocUnsafeSlow(DEFAULT_CHUNK);
+  for (;;) {
+    const got = readSync(fd, buf, 0, buf.length, pos);
+    if (got === 0) return pos;
+    const nl = buf.indexOf(10);
+    if (nl !== -1 && nl < got) return pos + nl;
+    pos += got;
+  }
+}

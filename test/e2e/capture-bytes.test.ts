@@ -2,7 +2,9 @@
 // Each case stores exactly the bytes the same command gives unwrapped into a pipe (`2>&1 | cat`,
 // what a terminal or a CI runner gets), compared by SHA-256: reopening /dev/stderr or
 // /dev/stdout, tee to them, `exec >file`, a closed stdout, a daemon writing after the command
-// has exited, outputs larger than any buffer in random chunks, and the MCP run tool.
+// has exited, outputs larger than any buffer in random chunks, the MCP run tool, and the hook's
+// in-shell wrappers (bash and zsh for Claude Code, bash without substitutions for Gemini CLI).
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +14,10 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import {
   BIN,
+  canMount,
   cleanEnv,
   ctxwrap,
+  mountTmpfs,
   onlyId,
   script,
   sh,
@@ -153,5 +157,146 @@ describe('the MCP run tool', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+/**
+ * The hook path: the hook's answer for `line` run as the agent runs it (Claude Code: `eval` in the
+ * user's shell, stdin from /dev/null; Gemini CLI: its own subshell with an EXIT trap, as 0.61
+ * wraps every call), with stdout and stderr one pipe, as the agent reads them.
+ */
+function throughHook(
+  agent: 'claude' | 'gemini',
+  shell: 'bash' | 'zsh',
+  line: string,
+  opts: { runDir?: string; ulimit?: string; env?: NodeJS.ProcessEnv } = {},
+) {
+  const runDir = opts.runDir ?? tempDir();
+  const cwd = tempDir();
+  const session = '0b1e2c3d-4f50-4617-8899-aabbccddeeff';
+  const env = cleanEnv(runDir, { SHELL: `/bin/${shell}`, HOME: cwd, ...opts.env });
+  const payload =
+    agent === 'claude'
+      ? { hook_event_name: 'PreToolUse', tool_name: 'Bash', permission_mode: 'bypassPermissions' }
+      : { hook_event_name: 'BeforeTool', tool_name: 'run_shell_command' };
+  const input = JSON.stringify({ ...payload, session_id: session, cwd, tool_input: { command: line } });
+  const hook = spawnSync('node', [BIN, 'hook', agent], {
+    input,
+    cwd,
+    env,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  const answer = JSON.parse(hook.stdout).hookSpecificOutput;
+  const text: string = agent === 'claude' ? answer.updatedInput.command : answer.tool_input.command;
+  const script =
+    agent === 'claude'
+      ? `eval "$1" < /dev/null`
+      : `_bgpids_file=${cwd}/bgpids\n(\n  trap 'jobs -p > "$_bgpids_file"' EXIT\n${text}\n)\n__code=$?\nexit $__code`;
+  const seen = join(cwd, 'seen');
+  const limit = opts.ulimit ? `ulimit -f ${opts.ulimit}; ` : '';
+  const outer = `{ ${limit}${shell} -c "$1" ${shell} "$2"; } 2>&1 | cat > "$3"; exit \${PIPESTATUS[0]}`;
+  const r = spawnSync('/bin/bash', ['-c', outer, 'bash', script, text, seen], {
+    cwd,
+    env,
+    timeout: 20_000,
+  });
+  const id = /_finish --run-dir \S+ ([a-z0-9-]+_[0-9a-f]{8})/.exec(text)?.[1] as string;
+  const dir = join(runDir, 'sessions', session);
+  return {
+    status: r.status,
+    text,
+    seen: readFileSync(seen),
+    stored: storedOutput(dir, id),
+    meta: storedMeta(dir, id),
+  };
+}
+
+describe.concurrent('the hook path: the wrapper writes into a pipe, never into the result file', () => {
+  const dir = tempDir();
+  const steps = join(dir, 't.sh');
+  writeFileSync(steps, 'echo "step 1"\necho "step 2"\necho "error: x" > /dev/stderr\necho "step 3"\n');
+  const lines = [
+    // issue 20 #2: the agent was shown `error: bthree`
+    'echo one; echo two; echo "error: bad" > /dev/stderr; echo three',
+    // The reader is no job of the shell: a bare `wait` waited for it for ever, `jobs` listed it.
+    'wait; jobs; echo waited',
+    `sh ${steps}; seq 1 3000; echo e > /dev/stdout; seq 1 2000 | tee /dev/stdout | tail -2; echo x | tee /dev/stderr; node ${script('random-chunks.mjs')} 5 300000`,
+  ];
+  for (const [agent, shell] of [
+    ['claude', 'bash'],
+    ['claude', 'zsh'],
+    ['gemini', 'bash'],
+  ] as const) {
+    it(`${agent} in ${shell}: every byte stored and shown, by SHA-256`, async () => {
+      for (const line of lines) {
+        const r = throughHook(agent, shell, line);
+        const base = await unwrapped(line);
+        const context = `${line}\n---\n${r.text}\n---\n${r.seen.toString('latin1').slice(0, 2000)}`;
+        expect(sha(r.stored), context).toBe(sha(base));
+        expect(r.meta, context).toMatchObject({ state: 'complete', exitCode: 0 });
+        // What the agent reads: the output itself when it is short, then the summary's line.
+        if (base.length < 200) expect(r.seen.subarray(0, base.length).equals(base), context).toBe(true);
+        else expect(r.seen.toString('latin1'), context).toContain(`[ctxwrap ${r.meta.id}]`);
+        expect(r.status, context).toBe(0);
+      }
+    });
+  }
+
+  for (const [agent, shell] of [
+    ['claude', 'bash'],
+    ['claude', 'zsh'],
+    ['gemini', 'bash'],
+  ] as const) {
+    it(`${agent} in ${shell}, the disk full: the command runs on to its end (it got SIGPIPE: 141)`, async () => {
+      // A 64 kB tmpfs; a file size limit (the reader's writes only) where mounting is refused.
+      const runDir = tempDir();
+      if (canMount()) mountTmpfs(runDir, '64k');
+      const marker = join(tempDir(), 'marker');
+      const line = `seq 1 100000; echo "seq status $?" > ${marker}; echo after`;
+      const r = throughHook(agent, shell, line, { runDir, ...(canMount() ? {} : { ulimit: '64' }) });
+      const context = `${r.text}\n---\n${r.seen.toString('latin1').slice(-2000)}`;
+      expect(readFileSync(marker, 'utf8'), context).toBe('seq status 0\n');
+      expect(r.status, context).toBe(0);
+      // What was stored is the output's start, exactly; the agent is told it was cut.
+      const base = await unwrapped('seq 1 100000; echo after');
+      expect(r.stored.length, context).toBeGreaterThan(0);
+      expect(r.stored.equals(base.subarray(0, r.stored.length)), context).toBe(true);
+      expect(r.seen.toString('latin1'), context).toContain(`[ctxwrap ${r.meta.id}]`);
+    });
+  }
+
+  for (const [agent, shell] of [
+    ['claude', 'bash'],
+    ['claude', 'zsh'],
+    ['gemini', 'bash'],
+  ] as const) {
+    it(`${agent} in ${shell}: the cap on stored bytes holds (it was not applied: the disk filled)`, async () => {
+      // seq's own status is the command's: 141 had it died of SIGPIPE.
+      const line = 'seq 1 100000';
+      const r = throughHook(agent, shell, line, { env: { CTXWRAP_MAX_OUTPUT: '100k' } });
+      const base = await unwrapped(line);
+      const context = `${r.text}\n---\n${r.seen.toString('latin1').slice(0, 600)}`;
+      expect(r.status, context).toBe(0);
+      expect(r.stored.length, context).toBe(102_400);
+      expect(r.stored.equals(base.subarray(0, 102_400)), context).toBe(true);
+      // The total counts what the reader drained; what it held when it stopped writing is lost.
+      expect(r.meta, context).toMatchObject({ storedBytes: 102_400 });
+      expect(r.meta.bytes as number, context).toBeGreaterThan(base.length - (256 << 10));
+      expect(r.meta.bytes as number, context).toBeLessThanOrEqual(base.length);
+      expect(r.seen.toString('latin1'), context).toMatch(
+        /output cut short: stored only 102 kB of at least \d+ kB/,
+      );
+    });
+  }
+
+  it('claude in zsh: `exit 3` inside the command still prints the summary to the agent', async () => {
+    const line = 'echo one; echo "error: bad" > /dev/stderr; echo three; exit 3';
+    const r = throughHook('claude', 'zsh', line);
+    const context = `${r.text}\n---\n${r.seen.toString('latin1')}`;
+    expect(r.status, context).toBe(3);
+    expect(r.stored.toString(), context).toBe('one\nerror: bad\nthree\n');
+    expect(r.seen.toString(), context).toMatch(/^one\nerror: bad\nthree\n\[ctxwrap \S+\] exit 3/);
+    expect(r.meta, context).toMatchObject({ state: 'complete', exitCode: 3 });
   });
 });

@@ -72,4 +72,12 @@ describe('a person at a terminal', () => {
     expect((r.stderr as string).split('\n')).toHaveLength(3001);
     expect((r.stdout as string).length).toBeLessThanOrEqual(2000);
   });
+
+  it('--tee drops escape sequences and shows controls (issue 20: OSC 52, CSI 2J, bidi were echoed raw)', async () => {
+    const runDir = tempDir();
+    const line = "printf 'a\\033]52;c;SGVsbG8=\\007b\\033[2Jc\\342\\200\\256d\\n'";
+    const r = await ctxwrap(['--tee', '-c', line], { runDir });
+    expect(r.stderr).toBe('abc<U+202E>d\n');
+    expect(storedOutput(runDir, onlyId(runDir)).toString()).toBe('a\x1b]52;c;SGVsbG8=\x07b\x1b[2Jc\u202ed\n');
+  });
 });

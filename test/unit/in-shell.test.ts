@@ -35,10 +35,15 @@ describe('findView', () => {
 describe('inShellText', () => {
   const opts = { finish: "'/n' '/c.js' _finish x_00000000", needs: ['/n', '/c.js'], output: '/r/x.txt' };
 
-  it('runs the original as written, on its own lines, into a pipe to cat, then finishes with its status', () => {
+  it('runs the original as written, on its own lines, into a FIFO read by cat, then finishes with its status', () => {
     const text = inShellText("echo 'a' && exit 3", opts);
     expect(text).toContain(`{ echo 'a' && exit 3\n} >&"$__ctxwrap_fd" 2>&"$__ctxwrap_fd2"\n`);
-    expect(text).toContain('exec {__ctxwrap_fd}> >(exec cat >>"$__ctxwrap_out")');
+    // The reader is started from a subshell: no job of the agent's shell (`wait` would hang on it).
+    expect(text).toContain(
+      '( { command rm -f "$__ctxwrap_fifo"; cat >>"$__ctxwrap_out" 2>/dev/null || exec wc -c >"$__ctxwrap_out.rest"; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )',
+    );
+    expect(text).toContain('exec {__ctxwrap_fd}>"$__ctxwrap_fifo"');
+    expect(text).not.toMatch(/>\(/);
     // ctxwrap by absolute path, checked before the command runs; unwrapped if it is gone.
     expect(text).toContain('[ -f /n ] && [ -f /c.js ] && (umask 077; : >>"$__ctxwrap_out")');
     expect(text).toContain(`'/n' '/c.js' _finish x_00000000 --reader "$__ctxwrap_pid" "$__ctxwrap_status"`);
