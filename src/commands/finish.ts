@@ -33,6 +33,8 @@ export function allocateResult(opts: {
   cwd: string;
   /** The process the run belongs to (the agent), to tell a live run from an abandoned one. */
   pid: number;
+  /** When the command started, if not now (ms since the epoch). */
+  startedMs?: number;
 }): Allocated {
   const dir = ensureRunDir(opts.runDir);
   const id = opts.id;
@@ -42,7 +44,7 @@ export function allocateResult(opts: {
     command: opts.command,
     source: 'shell',
     cwd: opts.cwd,
-    startedAt: new Date().toISOString(),
+    startedAt: new Date(opts.startedMs ?? Date.now()).toISOString(),
     state: 'running',
     pid: opts.pid,
   };
@@ -73,7 +75,7 @@ export interface FinishOptions {
 export function finishShellResult(opts: FinishOptions): number {
   try {
     if (opts.reader !== undefined) waitForReader(opts.reader, 3000);
-    finish(opts);
+    summariseStored(opts);
   } catch (error) {
     opts.print(`[ctxwrap: no summary for ${opts.id}: ${(error as Error).message}]\n`);
   }
@@ -107,7 +109,8 @@ function waitForReader(pid: number, deadlineMs: number): void {
   }
 }
 
-function finish(opts: FinishOptions): void {
+/** Summarises a stored result and prints the summary; throws on a store error. */
+export function summariseStored(opts: FinishOptions): void {
   const dir = openRunDir(opts.runDir);
   const meta = readMeta(dir, opts.id);
   const finished = finishResult({
