@@ -8,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { resolveRunDir } from '../env.js';
 import { CtxwrapError } from '../errors.js';
@@ -18,6 +19,7 @@ import {
   SESSION_ID_PATTERN,
   type WrapPlan,
 } from '../hook/claude-hook.js';
+import { geminiMayAllow, geminiShellAllowed } from '../hook/gemini-allowed.js';
 import { inShellText, inShellTextZsh } from '../hook/in-shell.js';
 import {
   ancestorAllowRules,
@@ -230,6 +232,14 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
   if ('leave' in decision) return leave(decision.leave);
   // Gemini's EXIT trap records background pids; the wrapper sets no trap of its own there, so a
   // command that may end the shell early would lose its summary: left alone.
+  if (agent === 'gemini') {
+    const root = typeof raw.cwd === 'string' ? raw.cwd : cwd;
+    const entries = geminiShellAllowed(opts.env, opts.env.HOME || homedir(), root, opts.parentPid);
+    if (entries === undefined)
+      return leave('a Gemini settings file cannot be read: its allow-list is unknown');
+    // Gemini checks its allow-list on the text it runs: wrapped, an allowed command would not be.
+    if (geminiMayAllow(command, entries)) return leave('an entry of tools.allowed may allow it as written');
+  }
   if (agent === 'gemini' && mayExitEarly(command))
     return leave(
       'may end the shell early (exit, set -e, a sourced script), and Gemini keeps its own EXIT trap',

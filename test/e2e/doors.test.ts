@@ -234,6 +234,36 @@ describe('ctxwrap hook <agent> with payloads in the documented shape', () => {
     expect(ctxwrap(['hook', 'gemini'], b, 'not json')).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
   });
 
+  it('gemini: a command an entry of tools.allowed may allow is left alone (Gemini checks the text it runs)', () => {
+    const b = box();
+    mkdirSync(join(b.project, '.gemini'));
+    writeFileSync(
+      join(b.project, '.gemini', 'settings.json'),
+      '{ // comments are allowed\n "tools": { "allowed": ["run_shell_command(make check)", "read_file"] } }\n',
+    );
+    const allowed = ctxwrap(['hook', 'gemini'], b, payload('gemini-beforetool-shell.json', b));
+    expect(allowed).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+    const other = ctxwrap(
+      ['hook', 'gemini'],
+      b,
+      payload('gemini-beforetool-shell.json', b, (p) => {
+        (p.tool_input as Record<string, unknown>).command = 'make build';
+      }),
+    );
+    expect(JSON.parse(other.stdout).hookSpecificOutput.tool_input.command).toContain('{ make build\n}');
+    // The whole tool allowed: nothing is wrapped.
+    mkdirSync(join(b.home, '.gemini'));
+    writeFileSync(join(b.home, '.gemini', 'settings.json'), '{"tools":{"allowed":["run_shell_command"]}}');
+    const all = ctxwrap(
+      ['hook', 'gemini'],
+      b,
+      payload('gemini-beforetool-shell.json', b, (p) => {
+        (p.tool_input as Record<string, unknown>).command = 'make build';
+      }),
+    );
+    expect(all).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+  });
+
   it('opencode: the plugin leaves the command alone and gives the model the summary of what ran', async () => {
     const b = box();
     expect(ctxwrap(['init', 'opencode'], b).code).toBe(0);
