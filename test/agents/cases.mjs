@@ -140,8 +140,9 @@ export const CODEX_SESSIONS = [
     ],
   },
   {
-    // The hook leaves every call alone here (Codex would apply a rewrite only with an allow that
-    // answers for its approval): the table shows that nothing changes.
+    // codex exec reports permission_mode bypassPermissions here too (issue 22 #4), so the hook
+    // wraps. On the test machine the workspace-write sandbox did not stop a write outside the
+    // project, with or without ctxwrap (no sandbox backend in the container).
     name: 'exec, default sandbox (workspace-write) and approvals',
     argv: ['--dangerously-bypass-hook-trust'],
     cases: [

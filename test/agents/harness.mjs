@@ -60,7 +60,12 @@ export async function runSession({ agent, argv, env, cwd, calls, shellTool, time
   const mock = await startMock({ calls, shellTool });
   const child = spawn(agent, argv, {
     cwd,
-    env: env(mock.url),
+    // A commit a case makes gets the same hash in both runs.
+    env: {
+      GIT_AUTHOR_DATE: '2026-01-02T00:00:00Z',
+      GIT_COMMITTER_DATE: '2026-01-02T00:00:00Z',
+      ...env(mock.url),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -48,9 +48,6 @@ export async function runOpencode() {
           OPENCODE_DISABLE_AUTOUPDATE: '1',
           CTXWRAP_RUN_DIR: join(world.home, 'run'),
           npm_config_update_notifier: 'false',
-          // A commit made by a case gets the same hash in both runs.
-          GIT_AUTHOR_DATE: '2026-01-02T00:00:00Z',
-          GIT_COMMITTER_DATE: '2026-01-02T00:00:00Z',
         };
       };
       if (withCtx) {
