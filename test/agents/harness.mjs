@@ -163,7 +163,7 @@ export function compare(session, without, withCtx) {
     if (c.expect && !c.expect(b)) problems.push('expectation');
     if (problems.length > 0) ok = false;
     rows.push(
-      `| ${c.name} | ${va} / ${vb} | ${ea} / ${eb} | ${rec} | ${slow(a)} / ${slow(b)} | ${short(b?.text)} | ${problems.length ? `**${problems.join(', ')}**` : 'ok'} |`,
+      `| ${c.name.replaceAll('|', '\\|')} | ${va} / ${vb} | ${ea} / ${eb} | ${rec} | ${slow(a)} / ${slow(b)} | ${short(b?.text)} | ${problems.length ? `**${problems.join(', ')}**` : 'ok'} |`,
     );
   });
   return { rows, ok };
