@@ -30,14 +30,16 @@ const CTXWRAP = ${JSON.stringify(`${self} hook opencode`)};
 export const CtxwrapPlugin = async ({ directory }) => {
   const started = new Map();
   return {
-    'tool.execute.before': async (input) => {
-      if (input?.tool === 'bash') started.set(input.callID, Date.now());
+    'tool.execute.before': async (input, output) => {
+      if (input?.tool === 'bash') started.set(input.callID, { at: Date.now(), args: output?.args });
     },
     'tool.execute.after': async (input, output) => {
       if (input?.tool !== 'bash') return;
-      const start = started.get(input.callID);
+      const before = started.get(input.callID);
       started.delete(input.callID);
-      const args = input.args ?? {};
+      const start = before?.at;
+      // opencode 1.18 passes the call's arguments to this hook; older ones only to the one before.
+      const args = input.args ?? before?.args ?? {};
       const meta = output?.metadata ?? {};
       if (typeof args.command !== 'string' || typeof output?.output !== 'string') return;
       try {

@@ -311,6 +311,11 @@ describe('ctxwrap hook <agent> with payloads in the documented shape', () => {
       };
       await hooks['tool.execute.after']({ ...call, callID: 'c3', args: { command: 'sleep 9' } }, late);
       expect(late.output).toBe('started\n\n<shell_metadata>\ntimeout\n</shell_metadata>');
+      // An opencode that gives the arguments only to the hook before the call.
+      const older = { output: lines, metadata: { exit: 0, truncated: false } };
+      await hooks['tool.execute.before']({ ...call, callID: 'c4' }, { args: { command: 'seq 1 3000' } });
+      await hooks['tool.execute.after']({ ...call, callID: 'c4' }, older);
+      expect(older.output).toMatch(/^\[ctxwrap seq_[0-9a-f]{8}\] exit 0 · 3,000 lines/);
       const read = { output: 'file text', metadata: {} };
       await hooks['tool.execute.after']({ tool: 'read', sessionID: 'ses_1', args: { filePath: 'x' } }, read);
       expect(read.output).toBe('file text');
