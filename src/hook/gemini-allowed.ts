@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonWithoutComments } from '../store/edit-config-file.js';
+import { policyDirs, policyShellAllowed } from './gemini-policies.js';
 import { ancestorArgv, ruleMightMatch } from './permission-rules.js';
 
 const SHELL_TOOL = /^\s*(?:run_shell_command|ShellTool)\s*(?:\(([\s\S]*)\))?\s*$/;
@@ -24,7 +25,8 @@ function settingsFiles(env: NodeJS.ProcessEnv, home: string, cwd: string): strin
 
 /**
  * The shell-tool entries of every allow-list (the text in parentheses, or '' for the whole
- * tool); undefined when a settings file exists but cannot be read as JSON (the list is unknown).
+ * tool), and the command prefixes of the policy files' allow rules; undefined when a settings
+ * or policy file exists but cannot be read (the list is unknown).
  */
 export function geminiShellAllowed(
   env: NodeJS.ProcessEnv,
@@ -55,10 +57,15 @@ export function geminiShellAllowed(
         for (let j = i + 1; j < args.length && !(args[j] as string).startsWith('-'); j++)
           entries.push(...(args[j] as string).split(','));
     }
-  return entries.flatMap((e) => {
-    const m = SHELL_TOOL.exec(e);
-    return m ? [m[1] ?? ''] : [];
-  });
+  const policies = policyShellAllowed(policyDirs(env, home, cwd));
+  if (policies === undefined) return undefined;
+  return [
+    ...entries.flatMap((e) => {
+      const m = SHELL_TOOL.exec(e);
+      return m ? [m[1] ?? ''] : [];
+    }),
+    ...policies,
+  ];
 }
 
 /** True when one of the entries may allow the command (a prefix that appears in it, or the whole tool). */

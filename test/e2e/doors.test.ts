@@ -264,6 +264,32 @@ describe('ctxwrap hook <agent> with payloads in the documented shape', () => {
     expect(all).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
   });
 
+  it('gemini: a command an allow rule of a policy file may allow is left alone (auto-saved "always allow")', () => {
+    const b = box();
+    mkdirSync(join(b.project, '.gemini', 'policies'), { recursive: true });
+    writeFileSync(
+      join(b.project, '.gemini', 'policies', 'auto-saved.toml'),
+      '[[rule]]\ntoolName = "read_file"\ndecision = "allow"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ["git status", "make check"]\ndecision = "allow"\npriority = 100\n',
+    );
+    const make = (command: string) =>
+      ctxwrap(
+        ['hook', 'gemini'],
+        b,
+        payload('gemini-beforetool-shell.json', b, (p) => {
+          (p.tool_input as Record<string, unknown>).command = command;
+        }),
+      );
+    expect(make('make check')).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+    expect(make('make build').stdout).toContain('{ make build\\n}');
+    // A rule for the whole tool (a regex ctxwrap does not evaluate): nothing is wrapped.
+    mkdirSync(join(b.home, '.gemini', 'policies'), { recursive: true });
+    writeFileSync(
+      join(b.home, '.gemini', 'policies', 'mine.toml'),
+      "[[rule]]\ntoolName = 'run_shell_command'\ncommandRegex = '^npm '\ndecision = 'allow'\n",
+    );
+    expect(make('make build')).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+  });
+
   it('opencode: the plugin leaves the command alone and gives the model the summary of what ran', async () => {
     const b = box();
     expect(ctxwrap(['init', 'opencode'], b).code).toBe(0);
