@@ -43,16 +43,16 @@ export function policyShellAllowed(dirs: readonly string[]): string[] | undefine
 
 /** The prefixes one rule block allows for the shell tool. */
 function allowedBy(block: string): string[] {
-  const tool = strings(valueOf(block, 'toolName'));
-  const decision = strings(valueOf(block, 'decision'));
+  const tool = strings(tomlValue(block, 'toolName'));
+  const decision = strings(tomlValue(block, 'decision'));
   if (!decision.includes('allow')) return [];
   if (tool.length > 0 && !tool.some((t) => t === 'run_shell_command' || t === '*')) return [];
-  const prefixes = strings(valueOf(block, 'commandPrefix'));
+  const prefixes = strings(tomlValue(block, 'commandPrefix'));
   return prefixes.length > 0 ? prefixes : [''];
 }
 
 /** The text of `key = value` in a block (up to the end of the line, or of a bracketed array). */
-function valueOf(block: string, key: string): string {
+function tomlValue(block: string, key: string): string {
   const m = new RegExp(`^\\s*${key}\\s*=\\s*(\\[[\\s\\S]*?\\]|.*)$`, 'm').exec(block);
   return m?.[1] ?? '';
 }
