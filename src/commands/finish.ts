@@ -34,6 +34,8 @@ export function allocateResult(opts: {
   cwd: string;
   /** The process the run belongs to (the agent), to tell a live run from an abandoned one. */
   pid: number;
+  /** When the command started, if not now (ms since the epoch). */
+  startedMs?: number;
 }): Allocated {
   const dir = ensureRunDir(opts.runDir);
   const id = opts.id;
@@ -43,7 +45,7 @@ export function allocateResult(opts: {
     command: opts.command,
     source: 'shell',
     cwd: opts.cwd,
-    startedAt: new Date().toISOString(),
+    startedAt: new Date(opts.startedMs ?? Date.now()).toISOString(),
     state: 'running',
     pid: opts.pid,
   };
@@ -83,7 +85,7 @@ export function finishShellResult(opts: FinishOptions): number {
       rmSync(`${output}.pid`, { force: true });
       rest = notStored(`${output}.rest`);
     }
-    finish(opts, rest);
+    summariseStored(opts, rest);
   } catch (error) {
     opts.print(`[ctxwrap: no summary for ${opts.id}: ${(error as Error).message}]\n`);
   }
@@ -136,7 +138,11 @@ function whyCut(dir: RunDir, stored: number, maxOutput: number | undefined): str
   return storageFull(dir.results) ?? 'the result file could not grow (a full disk or a file size limit)';
 }
 
-function finish(opts: FinishOptions, rest?: number): void {
+/**
+ * Summarises a stored result and prints the summary; throws on a store error. `rest`: the bytes
+ * the reader drained without storing them, when it stopped storing.
+ */
+export function summariseStored(opts: FinishOptions, rest?: number): void {
   const dir = openRunDir(opts.runDir);
   const meta = readMeta(dir, opts.id);
   const stored = rest === undefined ? 0 : fileSize(resultPaths(dir, opts.id).output);

@@ -8,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { DEFAULT_MAX_OUTPUT_BYTES, resolveRunConfig } from '../config.js';
 import { resolveRunDir } from '../env.js';
@@ -19,6 +20,7 @@ import {
   SESSION_ID_PATTERN,
   type WrapPlan,
 } from '../hook/claude-hook.js';
+import { geminiMayAllow, geminiShellAllowed } from '../hook/gemini-allowed.js';
 import { inShellText, inShellTextFifo } from '../hook/in-shell.js';
 import {
   ancestorAllowRules,
@@ -29,6 +31,7 @@ import {
 import { shellQuote } from '../hook/quote.js';
 import { appendLine } from '../store/append-line.js';
 import { allocateResult, planResult } from './finish.js';
+import { opencodeHook } from './hook-opencode.js';
 
 export interface HookOptions {
   /** Which agent's protocol: only `claude` for now. */
@@ -59,6 +62,14 @@ export function runHook(opts: HookOptions): number {
   try {
     const input = JSON.parse(opts.input) as PreToolUseInput;
     if (input === null || typeof input !== 'object') return explainOr(opts, 'the input is not a JSON object');
+    if (opts.agent === 'opencode')
+      return opencodeHook(input as Record<string, unknown>, {
+        env: opts.env,
+        parentPid: opts.parentPid,
+        print: opts.print,
+        runDirOf: (id) => sessionRunDir(opts.env, id),
+        ...(opts.explain ? { explain: true } : {}),
+      });
     if (opts.agent !== 'claude') return otherAgent(opts.agent, input, opts);
     if (input.hook_event_name === 'SessionStart') return sessionStart(input, opts);
     const cwd = typeof input.cwd === 'string' && isAbsolute(input.cwd) ? input.cwd : undefined;
@@ -190,13 +201,12 @@ export function absoluteSelf(scriptPath: string): { command: string; needs: stri
 const NO_RULES = { allow: [], ask: [], deny: [] };
 
 /**
- * Codex CLI, Gemini CLI and opencode. Codex (PreToolUse, the same JSON as Claude Code's) applies
+ * Codex CLI and Gemini CLI (opencode: hook-opencode.ts). Codex (PreToolUse, the same JSON as Claude Code's) applies
  * `updatedInput` only together with `permissionDecision: "allow"` (openai/codex#20527), which
  * would answer for Codex's own approval: ctxwrap rewrites there only when Codex asks nothing
  * anyway (`permission_mode` bypassPermissions), so no permission is ever widened. Gemini CLI
  * (BeforeTool for run_shell_command) merges `hookSpecificOutput.tool_input` into the call's
- * arguments and keeps its own confirmation. opencode's plugin sends `{session_id, cwd, command}`
- * and takes `{command}` back.
+ * arguments and keeps its own confirmation.
  */
 function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): number {
   const raw = input as Record<string, unknown>;
@@ -217,15 +227,13 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
         'Codex applies a rewrite only with permissionDecision allow, which would answer for its approval',
       );
     command = toolInput.command;
-  } else if (agent === 'gemini') {
+  } else {
     if (raw.hook_event_name !== 'BeforeTool' || raw.tool_name !== 'run_shell_command')
       return leave('not a run_shell_command BeforeTool call');
     command = toolInput.command;
     // A background call runs detached by Gemini; the wrapper would make it wait (issue 22 #2).
     if (toolInput.is_background === true) return leave('runs in the background (is_background)');
     if (cwd !== undefined && typeof toolInput.dir_path === 'string') cwd = resolve(cwd, toolInput.dir_path);
-  } else {
-    command = raw.command;
   }
   if (typeof command !== 'string' || command.trim() === '') return leave('no command');
   if (typeof raw.session_id !== 'string' || !SESSION_ID_PATTERN.test(raw.session_id))
@@ -235,6 +243,14 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
   if ('leave' in decision) return leave(decision.leave);
   // Gemini's EXIT trap records background pids; the wrapper sets no trap of its own there, so a
   // command that may end the shell early would lose its summary: left alone.
+  if (agent === 'gemini') {
+    const root = typeof raw.cwd === 'string' ? raw.cwd : cwd;
+    const entries = geminiShellAllowed(opts.env, opts.env.HOME || homedir(), root, opts.parentPid);
+    if (entries === undefined)
+      return leave('a Gemini settings file cannot be read: its allow-list is unknown');
+    // Gemini checks its allow-list on the text it runs: wrapped, an allowed command would not be.
+    if (geminiMayAllow(command, entries)) return leave('an entry of tools.allowed may allow it as written');
+  }
   if (agent === 'gemini' && mayExitEarly(command))
     return leave(
       'may end the shell early (exit, set -e, a sourced script), and Gemini keeps its own EXIT trap',
@@ -268,9 +284,7 @@ function otherAgent(agent: string, input: PreToolUseInput, opts: HookOptions): n
       },
     };
   // Gemini replaces the call's arguments with tool_input: echo them all, only the command changed.
-  else if (agent === 'gemini')
-    answer = { hookSpecificOutput: { tool_input: { ...toolInput, command: text } } };
-  else answer = { command: text };
+  else answer = { hookSpecificOutput: { tool_input: { ...toolInput, command: text } } };
   opts.print(`${JSON.stringify(answer)}\n`);
   return 0;
 }

@@ -79,7 +79,7 @@ function installPlugin(file: string, text: string): string {
       EXIT_FAILURE,
     );
   writeFile(file, text);
-  return `wrote the ctxwrap plugin (tool.execute.before rewrites bash commands)`;
+  return `wrote the ctxwrap plugin (tool.execute.after summarises bash output)`;
 }
 
 function uninstallPlugin(file: string): string {

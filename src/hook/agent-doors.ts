@@ -73,7 +73,8 @@ export const AGENT_DOORS: Record<string, AgentDoor> = {
         ? join(configDir(w), 'opencode', 'plugins', 'ctxwrap.js')
         : join(w.cwd, '.opencode', 'plugins', 'ctxwrap.js'),
     memoryFile: (w) => (w.global ? join(configDir(w), 'opencode', 'AGENTS.md') : join(w.cwd, 'AGENTS.md')),
-    tested: 'opencode 1.18.33, plugin API V1, by loading the plugin (not yet inside the real agent)',
-    remains: 'restart opencode; a permission.bash allow-list sees the wrapped text',
+    tested: 'opencode 1.18.33, plugin API V1, driven through its own tool loop (npm run test:agents)',
+    remains:
+      'restart opencode (the command runs as written, so permission.bash rules see it unchanged; only the output the model gets is the summary)',
   },
 };

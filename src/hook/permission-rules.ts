@@ -119,7 +119,11 @@ export function ancestorsAddRules(
 }
 
 /** The command lines of the hook's ancestors, up to a few levels (empty where there is no /proc). */
-function ancestorArgv(pid: number, proc: string, read: (path: string) => string): string[][] {
+export function ancestorArgv(
+  pid: number,
+  proc = '/proc',
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): string[][] {
   const out: string[][] = [];
   for (let depth = 0; depth < 6 && pid > 1; depth++) {
     let stat: string;

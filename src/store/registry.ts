@@ -2,6 +2,7 @@
  * The registry of a run directory: the result metadata files are the only authority on what
  * exists. An id that appears in some tool's output but has no metadata here does not exist.
  */
+import { existsSync } from 'node:fs';
 import { type ResultFile, resultFiles } from './result-files.js';
 import { parseMeta, type ResultMeta, writerLiveness } from './results.js';
 import type { RunDir } from './run-dir.js';
@@ -68,12 +69,23 @@ export async function listEntriesYielding(files: ResultFile[]): Promise<Entry[]>
 function addEntry(entries: Entry[], id: string, path: string): void {
   try {
     const meta = parseMeta(readFileNoFollow(path), id);
-    if (!meta) return;
+    if (!meta || neverStarted(meta, path)) return;
     const startedMs = Date.parse(meta.startedAt);
     entries.push({ meta, state: stateOf(meta), startedMs: Number.isNaN(startedMs) ? 0 : startedMs });
   } catch {
     /* being written or damaged: not part of the registry */
   }
+}
+
+/**
+ * A result the hook planned for a command in the agent's shell that never started (the agent
+ * declined the call): the wrapper creates the output file before the command runs, so a shell
+ * result still running without one never began. It is no result; clean sweeps its record.
+ */
+function neverStarted(meta: ResultMeta, metaPath: string): boolean {
+  return (
+    meta.state !== 'complete' && meta.source === 'shell' && !existsSync(metaPath.replace(/\.json$/, '.txt'))
+  );
 }
 
 const newestFirst = (entries: Entry[]) =>

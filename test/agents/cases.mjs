@@ -105,6 +105,19 @@ export const GEMINI_SESSIONS = [
       { name: 'dir_path sub: pwd', input: cmd('pwd', { dir_path: 'sub' }) },
       { name: 'is_background', input: cmd('sleep 2; echo bg', { is_background: true }) },
       { name: 'exit 3', input: cmd('echo before; exit 3') },
+      { name: 'function from .bashrc', input: cmd('greet world') },
+      { name: 'read-only: git log --oneline -3', input: cmd('git log --oneline -3') },
+      { name: 'npm test', input: cmd('npm test') },
+    ],
+  },
+  {
+    name: 'default mode, tools.allowed run_shell_command(npm test), run_shell_command(seq)',
+    settings: { tools: { allowed: ['run_shell_command(npm test)', 'run_shell_command(seq)'] } },
+    cases: [
+      { name: 'allowed: npm test', input: cmd('npm test') },
+      { name: 'allowed: seq 1 3000', input: cmd('seq 1 3000') },
+      { name: 'not allowed: npm run build', input: cmd('npm run build') },
+      { name: 'not allowed: rm -f notes.txt', input: cmd('rm -f notes.txt') },
     ],
   },
 ];
@@ -117,6 +130,75 @@ export const CODEX_SESSIONS = [
   {
     name: 'exec --dangerously-bypass-approvals-and-sandbox',
     argv: ['--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust'],
-    cases: [...SHAPES, { name: 'exit 3', input: cmd('echo before; exit 3') }],
+    cases: [
+      ...SHAPES,
+      { name: 'exit 3', input: cmd('echo before; exit 3') },
+      { name: 'function from .bashrc', input: cmd('greet world') },
+      { name: 'read-only: git log --oneline -3', input: cmd('git log --oneline -3') },
+      { name: 'npm test', input: cmd('npm test') },
+      { name: 'workdir sub: pwd', input: cmd('pwd', { workdir: 'sub' }) },
+    ],
+  },
+  {
+    // codex exec reports permission_mode bypassPermissions here too (issue 22 #4), so the hook
+    // wraps. On the test machine the workspace-write sandbox did not stop a write outside the
+    // project, with or without ctxwrap (no sandbox backend in the container).
+    name: 'exec, default sandbox (workspace-write) and approvals',
+    argv: ['--dangerously-bypass-hook-trust'],
+    cases: [
+      { name: 'big output', input: cmd('seq 1 3000') },
+      { name: 'mkdir -p d && touch d/f', input: cmd('mkdir -p d && touch d/f') },
+      { name: 'write outside: touch /tmp/…', input: (w) => ({ command: `touch ${w.base}/outside` }) },
+      { name: 'exit 3', input: cmd('echo before; exit 3') },
+    ],
+  },
+];
+
+/**
+ * opencode's sessions (`opencode run`). Its bash tool starts a new shell per call (no cd
+ * persists, no .bashrc), takes `workdir` and `timeout`, and has no background flag. In `run`, a
+ * rule answering `ask` is auto-rejected and ends the run: each session's asked case comes last.
+ */
+export const OPENCODE_SESSIONS = [
+  {
+    name: 'default permissions',
+    cases: [
+      ...SHAPES,
+      { name: 'function from .bashrc', input: cmd('greet world') },
+      { name: 'workdir sub: pwd', input: cmd('pwd', { workdir: 'sub' }) },
+      { name: 'workdir sub: make', input: cmd('make', { workdir: 'sub' }) },
+      { name: 'exit 3', input: cmd('echo before; exit 3') },
+      { name: 'silent, exit 1', input: cmd('false') },
+      { name: 'timeout 1000 ms', input: cmd('echo started; sleep 5; echo late', { timeout: 1000 }) },
+      { name: 'read-only: git log --oneline -3', input: cmd('git log --oneline -3') },
+      { name: 'rm -f notes.txt', input: cmd('rm -f notes.txt') },
+      { name: 'asked: external dir, cat /etc/hostname', input: cmd('cat /etc/hostname') },
+    ],
+  },
+  {
+    name: 'permission.bash {"*": "ask", "npm test": "allow", "seq *": "allow", "tail *": "allow", "rm *": "deny"}',
+    config: {
+      permission: {
+        bash: { '*': 'ask', 'npm test': 'allow', 'seq *': 'allow', 'tail *': 'allow', 'rm *': 'deny' },
+      },
+    },
+    cases: [
+      { name: 'allowed: npm test', input: cmd('npm test') },
+      { name: 'allowed: seq 1 3000', input: cmd('seq 1 3000') },
+      { name: 'allowed, view: seq 1 300 | tail -3', input: cmd('seq 1 300 | tail -3') },
+      { name: 'denied: rm -f notes.txt', input: cmd('rm -f notes.txt') },
+      { name: 'asked: npm run build', input: cmd('npm run build') },
+    ],
+  },
+  {
+    name: 'permission.bash {"*": "ask", "rm *": "deny"}, run --auto',
+    config: { permission: { bash: { '*': 'ask', 'rm *': 'deny' } } },
+    argv: ['--auto'],
+    cases: [
+      { name: 'auto-approved: npm test', input: cmd('npm test') },
+      { name: 'auto-approved: seq 1 3000', input: cmd('seq 1 3000') },
+      { name: 'denied: rm -f notes.txt', input: cmd('rm -f notes.txt') },
+      { name: 'auto-approved: git commit without -m', input: cmd('git commit -q') },
+    ],
   },
 ];

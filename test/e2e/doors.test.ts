@@ -234,7 +234,63 @@ describe('ctxwrap hook <agent> with payloads in the documented shape', () => {
     expect(ctxwrap(['hook', 'gemini'], b, 'not json')).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
   });
 
-  it('opencode: the generated plugin rewrites the bash tool’s command through ctxwrap', async () => {
+  it('gemini: a command an entry of tools.allowed may allow is left alone (Gemini checks the text it runs)', () => {
+    const b = box();
+    mkdirSync(join(b.project, '.gemini'));
+    writeFileSync(
+      join(b.project, '.gemini', 'settings.json'),
+      '{ // comments are allowed\n "tools": { "allowed": ["run_shell_command(make check)", "read_file"] } }\n',
+    );
+    const allowed = ctxwrap(['hook', 'gemini'], b, payload('gemini-beforetool-shell.json', b));
+    expect(allowed).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+    const other = ctxwrap(
+      ['hook', 'gemini'],
+      b,
+      payload('gemini-beforetool-shell.json', b, (p) => {
+        (p.tool_input as Record<string, unknown>).command = 'make build';
+      }),
+    );
+    expect(JSON.parse(other.stdout).hookSpecificOutput.tool_input.command).toContain('{ make build\n}');
+    // The whole tool allowed: nothing is wrapped.
+    mkdirSync(join(b.home, '.gemini'));
+    writeFileSync(join(b.home, '.gemini', 'settings.json'), '{"tools":{"allowed":["run_shell_command"]}}');
+    const all = ctxwrap(
+      ['hook', 'gemini'],
+      b,
+      payload('gemini-beforetool-shell.json', b, (p) => {
+        (p.tool_input as Record<string, unknown>).command = 'make build';
+      }),
+    );
+    expect(all).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+  });
+
+  it('gemini: a command an allow rule of a policy file may allow is left alone (auto-saved "always allow")', () => {
+    const b = box();
+    mkdirSync(join(b.project, '.gemini', 'policies'), { recursive: true });
+    writeFileSync(
+      join(b.project, '.gemini', 'policies', 'auto-saved.toml'),
+      '[[rule]]\ntoolName = "read_file"\ndecision = "allow"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ["git status", "make check"]\ndecision = "allow"\npriority = 100\n',
+    );
+    const make = (command: string) =>
+      ctxwrap(
+        ['hook', 'gemini'],
+        b,
+        payload('gemini-beforetool-shell.json', b, (p) => {
+          (p.tool_input as Record<string, unknown>).command = command;
+        }),
+      );
+    expect(make('make check')).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+    expect(make('make build').stdout).toContain('{ make build\\n}');
+    // A rule for the whole tool (a regex ctxwrap does not evaluate): nothing is wrapped.
+    mkdirSync(join(b.home, '.gemini', 'policies'), { recursive: true });
+    writeFileSync(
+      join(b.home, '.gemini', 'policies', 'mine.toml'),
+      "[[rule]]\ntoolName = 'run_shell_command'\ncommandRegex = '^npm '\ndecision = 'allow'\n",
+    );
+    expect(make('make build')).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+  });
+
+  it('opencode: the plugin leaves the command alone and gives the model the summary of what ran', async () => {
     const b = box();
     expect(ctxwrap(['init', 'opencode'], b).code).toBe(0);
     // opencode loads the plugin as an ES module; node needs the .mjs name to do the same.
@@ -245,21 +301,66 @@ describe('ctxwrap hook <agent> with payloads in the documented shape', () => {
     Object.assign(process.env, b.env);
     try {
       const hooks = await mod.CtxwrapPlugin({ directory: b.project });
-      const output = { args: { command: 'echo from-opencode; exit 4' } };
-      await hooks['tool.execute.before']({ tool: 'bash', sessionID: 'ses_5b2c1d9e7f3aXyZ' }, output);
-      expect(output.args.command).toContain('{ echo from-opencode; exit 4\n}');
-      const through = bash(output.args.command, b);
-      expect(through.code).toBe(4);
-      expect(through.out).toMatch(/^from-opencode\n\[ctxwrap echo_[0-9a-f]{8}\] exit 4/);
-      const read = { args: { filePath: 'x' } };
-      await hooks['tool.execute.before']({ tool: 'read', sessionID: 'ses_1' }, read);
-      expect(read.args).toEqual({ filePath: 'x' });
+      // opencode checks its permission rules on args.command after this hook: it must not change.
+      const args = { command: 'seq 1 3000; exit 4', workdir: 'sub' };
+      const call = { tool: 'bash', sessionID: 'ses_5b2c1d9e7f3aXyZ', callID: 'c1' };
+      await hooks['tool.execute.before'](call, { args });
+      expect(args).toEqual({ command: 'seq 1 3000; exit 4', workdir: 'sub' });
+      const lines = Array.from({ length: 3000 }, (_, i) => `${i + 1}\n`).join('');
+      const result = {
+        title: args.command,
+        output: lines,
+        metadata: { output: lines, exit: 4, truncated: false },
+      };
+      await hooks['tool.execute.after']({ ...call, args }, result);
+      expect(result.output).toMatch(/^\[ctxwrap seq_([0-9a-f]{8})\] exit 4 · 3,000 lines/);
+      expect(result.output).toContain('lines omitted');
+      const id = /\[ctxwrap (seq_[0-9a-f]{8})\]/.exec(result.output)?.[1] ?? '';
+      const runDir = join(b.env.CTXWRAP_RUN_DIR as string, 'sessions', 'ses_5b2c1d9e7f3aXyZ');
+      expect(readFileSync(join(runDir, 'tool_results', `${id}.txt`), 'utf8')).toBe(lines);
+      expect(JSON.parse(readFileSync(join(runDir, 'tool_results', `${id}.json`), 'utf8')).cwd).toBe(
+        join(b.project, 'sub'),
+      );
+      // Cut by opencode: the whole output is read from the file opencode saved it to.
+      const saved2 = join(b.root, 'tool_output_1');
+      writeFileSync(saved2, lines);
+      const cut = {
+        output: `...output truncated...\n\nFull output saved to: ${saved2}\n\n3000\n`,
+        metadata: { exit: 0, truncated: true, outputPath: saved2 },
+      };
+      await hooks['tool.execute.after']({ ...call, callID: 'c2', args: { command: 'seq 1 3000' } }, cut);
+      expect(cut.output).toMatch(/^\[ctxwrap seq_[0-9a-f]{8}\] exit 0 · 3,000 lines/);
+      // A timeout (no exit status) keeps opencode's own note; another tool is not touched.
+      const late = {
+        output: 'started\n\n<shell_metadata>\ntimeout\n</shell_metadata>',
+        metadata: { exit: null },
+      };
+      await hooks['tool.execute.after']({ ...call, callID: 'c3', args: { command: 'sleep 9' } }, late);
+      expect(late.output).toBe('started\n\n<shell_metadata>\ntimeout\n</shell_metadata>');
+      // An opencode that gives the arguments only to the hook before the call.
+      const older = { output: lines, metadata: { exit: 0, truncated: false } };
+      await hooks['tool.execute.before']({ ...call, callID: 'c4' }, { args: { command: 'seq 1 3000' } });
+      await hooks['tool.execute.after']({ ...call, callID: 'c4' }, older);
+      expect(older.output).toMatch(/^\[ctxwrap seq_[0-9a-f]{8}\] exit 0 · 3,000 lines/);
+      const read = { output: 'file text', metadata: {} };
+      await hooks['tool.execute.after']({ tool: 'read', sessionID: 'ses_1', args: { filePath: 'x' } }, read);
+      expect(read.output).toBe('file text');
     } finally {
       for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
       Object.assign(process.env, saved);
     }
     const direct = ctxwrap(['hook', 'opencode'], b, payload('opencode-bash.json', b));
-    expect(Object.keys(JSON.parse(direct.stdout))).toEqual(['command']);
+    expect(Object.keys(JSON.parse(direct.stdout))).toEqual(['output']);
+    expect(JSON.parse(direct.stdout).output).toMatch(
+      /FAILED test_a\.py::test_one[\s\S]*\[ctxwrap pytest_[0-9a-f]{8}\] exit 1/,
+    );
+    // The plugin of an older ctxwrap (a rewrite before the call) gets no answer: the command runs as written.
+    const old = ctxwrap(
+      ['hook', 'opencode'],
+      b,
+      JSON.stringify({ session_id: 'ses_1', cwd: b.project, command: 'ls' }),
+    );
+    expect(old).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(existsSync(join(b.project, '.opencode'))).toBe(true);
   });
 });
