@@ -8,7 +8,7 @@ import { MAX_TIMER_MS, parseDuration } from './parse-duration.js';
 import { parseRatio, parseWhole } from './parse-number.js';
 import { parseSize } from './parse-size.js';
 import { DEFAULT_SHELL, shellFromEnv } from './runnable-shell.js';
-import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary/render.js';
+import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary-budget.js';
 
 export { parseWhole };
 

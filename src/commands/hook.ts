@@ -7,8 +7,8 @@
  * prints nothing and exits 0, so the command runs as the agent wrote it.
  */
 import { spawnSync } from 'node:child_process';
-import { realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { resolveRunDir } from '../env.js';
 import { CtxwrapError } from '../errors.js';
 import {
@@ -26,8 +26,8 @@ import {
   settingsFiles,
 } from '../hook/permission-rules.js';
 import { shellQuote } from '../hook/quote.js';
+import { allocateResult, planResult } from '../store/allocate-result.js';
 import { appendLine } from '../store/append-line.js';
-import { allocateResult, planResult } from './finish.js';
 
 export interface HookOptions {
   /** Which agent's protocol: only `claude` for now. */
@@ -282,26 +282,6 @@ function sessionStart(input: PreToolUseInput, opts: HookOptions): number {
   const line = `export CTXWRAP_RUN_DIR=${shellQuote(sessionRunDir(opts.env, input.session_id))}\n`;
   if (!appendLine(file, line)) return explainOr(opts, `CLAUDE_ENV_FILE is not a regular file: ${file}`);
   return explainOr(opts, `appended to ${file}: ${line.trim()}`);
-}
-
-/** How the agent's shell can call this ctxwrap: `ctxwrap` when that is on PATH, else its path. */
-export function selfCommand(scriptPath: string, env: NodeJS.ProcessEnv): string {
-  let self: string;
-  try {
-    self = realpathSync(scriptPath);
-  } catch {
-    return 'ctxwrap';
-  }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    try {
-      const candidate = join(dir, 'ctxwrap');
-      if (statSync(candidate).isFile() && realpathSync(candidate) === self) return 'ctxwrap';
-    } catch {
-      /* not there */
-    }
-  }
-  return shellQuote(self);
 }
 
 /** The shell Claude Code runs Bash commands in: bash, or zsh when that is the user's shell (by name, found on PATH). */

@@ -2,16 +2,15 @@
 import { showControls } from '../controls.js';
 import { formatBytes, formatCount } from '../format.js';
 import { safeJson } from '../safe-json.js';
+import { commandText, maskedCommand } from '../store/command-text.js';
 import { readNote } from '../store/notes.js';
 import { maybePrune } from '../store/prune.js';
 import { type Entry, isExpired, listEntries, type ResultState } from '../store/registry.js';
 import { type ResultMeta, resultPaths } from '../store/results.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 import {
-  commandText,
   countStoredLines,
   formatAge,
-  maskedCommand,
   shorten,
   storageCut,
   storageCutText,

@@ -17,8 +17,9 @@ import { ownNodeEnv } from '../own-node-env.js';
 import { parseMeta, resultPaths } from '../store/results.js';
 import { ensureRunDir, runDirAt } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
-import { buildSummary, DEFAULT_BUDGET, renderSummary } from '../summary/render.js';
+import { buildSummary, renderSummary } from '../summary/render.js';
 import { keepBytesFor, summarize } from '../summary/summarize.js';
+import { DEFAULT_BUDGET } from '../summary-budget.js';
 
 /** How long a run request waits before it answers with the output so far. */
 export const DEFAULT_WAIT_MS = 50_000;

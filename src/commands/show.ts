@@ -10,8 +10,9 @@ import {
 } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
-import { buildSummary, DEFAULT_BUDGET, DEFAULT_TAIL_RATIO, renderSummary } from '../summary/render.js';
+import { buildSummary, renderSummary } from '../summary/render.js';
 import { keepBytesFor } from '../summary/summarize.js';
+import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from '../summary-budget.js';
 import { storageCut, storageCutText } from './describe-result.js';
 
 export interface ShowOptions {

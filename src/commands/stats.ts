@@ -6,11 +6,12 @@
 import { showControls } from '../controls.js';
 import { formatBytes, formatCount, formatTokens } from '../format.js';
 import { safeJson } from '../safe-json.js';
+import { commandText } from '../store/command-text.js';
 import { readLedger } from '../store/ledger.js';
 import { isExpired, listEntries } from '../store/registry.js';
 import { openRunDir } from '../store/run-dir.js';
 import { estimateTokens } from '../tokens.js';
-import { commandText, shorten, storedBytes } from './describe-result.js';
+import { shorten, storedBytes } from './describe-result.js';
 
 export interface StatsOptions {
   runDir: string;
