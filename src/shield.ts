@@ -4,8 +4,10 @@
  * their line numbers (found while capturing), and known credential formats are masked in the
  * others, with the command-line rules in the lines of a `set -x` trace.
  */
-import { keyBlockStep, mask, redactLine } from './redact.js';
+import { keyBlockStep } from './key-blocks.js';
+import { redactLine } from './redact.js';
 import { maskTraceLine } from './redact-command.js';
+import { mask } from './secret-kinds.js';
 import { maskContinuation } from './split-secret.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */

@@ -1,6 +1,6 @@
 /** The lines of PEM private-key blocks in an output, followed line by line (see keyBlockStep). */
 
-import { keyBlockStep, mayTouchKey } from '../redact.js';
+import { keyBlockStep, mayTouchKey } from '../key-blocks.js';
 import type { LineRange } from '../shield.js';
 
 const MAX_KEY_RANGES = 64;
