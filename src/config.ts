@@ -42,22 +42,22 @@ export interface RunConfig {
 }
 
 /** After a forwarded SIGTERM or a timeout, how long the command has before SIGKILL. */
-export const DEFAULT_KILL_GRACE_MS = 3000;
+const DEFAULT_KILL_GRACE_MS = 3000;
 /**
  * After the command exits, how long ctxwrap waits for the end of its output before a background
  * process that holds it is left to the drainer (nothing is lost either way: see drainer.ts).
  */
-export const DEFAULT_DRAIN_MS = 100;
+const DEFAULT_DRAIN_MS = 100;
 /**
  * The most bytes of one output stored: 1 GiB. A long CI build log is tens of MB; past a GiB an
  * output is a runaway (`yes`, a loop printing forever) whose tail no agent reads whole, and
  * storing on would only fill the disk. The summary still sees every byte.
  */
-export const DEFAULT_MAX_OUTPUT_BYTES = 1 << 30;
+const DEFAULT_MAX_OUTPUT_BYTES = 1 << 30;
 /** Storing stops rather than leave less than this free on the run directory's disk: 64 MiB. */
-export const DEFAULT_MIN_FREE_BYTES = 64 << 20;
+const DEFAULT_MIN_FREE_BYTES = 64 << 20;
 /** When ctxwrap's stdin is a pipe or socket that stays silent this long, the command gets EOF. */
-export const DEFAULT_STDIN_WAIT_MS = 2000;
+const DEFAULT_STDIN_WAIT_MS = 2000;
 
 /**
  * The run's configuration. Without `warn`, a bad environment value throws like a bad flag;

@@ -20,7 +20,7 @@ export interface LineRange {
 export type Shield = (line: number, text: string) => string;
 
 /** No masking (for `--no-redact`): only ctxwrap's inline markers are escaped. */
-export const NO_SHIELD: Shield = (_line, text) => inertInline(text);
+const NO_SHIELD: Shield = (_line, text) => inertInline(text);
 
 export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true): Shield {
   if (!enabled) return NO_SHIELD;
@@ -147,6 +147,6 @@ export function inertLine(text: string): string {
  * an output line, by a backslash before the `[`. Part of every shield (before a line is cut, so
  * that ctxwrap's own notes added later stay as they are).
  */
-export function inertInline(text: string): string {
+function inertInline(text: string): string {
   return text.includes('similar') || text.includes('omitted') ? text.replace(INLINE_MARKER, '\\[') : text;
 }

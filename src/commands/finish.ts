@@ -11,7 +11,7 @@ import { formatBytes, formatCount } from '../format.js';
 import { readMeta, resultPaths, writeAtomic, writeMeta } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
 
-export interface FinishOptions {
+interface FinishOptions {
   runDir: string;
   id: string;
   /** The command's exit status, as the shell reported it (`$?`). */
@@ -31,7 +31,7 @@ export interface FinishOptions {
  * through capture's finishResult (the file is read whole: the shell has already written it).
  * Returns the command's exit status whatever happens: an error costs the summary, never the status.
  */
-export function finishShellResult(opts: FinishOptions): number {
+function finishShellResult(opts: FinishOptions): number {
   try {
     if (opts.reader !== undefined) waitForReader(opts.reader, 3000);
     finish(opts);

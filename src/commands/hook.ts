@@ -44,10 +44,10 @@ export interface HookOptions {
   print: (text: string) => void;
 }
 
-export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
+const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 
 /** Where a Claude Code session's results go. */
-export function sessionRunDir(env: NodeJS.ProcessEnv, sessionId: string): string {
+function sessionRunDir(env: NodeJS.ProcessEnv, sessionId: string): string {
   return join(resolveRunDir(undefined, env), 'sessions', sessionId);
 }
 
@@ -107,7 +107,7 @@ function claudeRules(parentPid: number, env: NodeJS.ProcessEnv, cwd: string | un
   return { ...rules, allow: [...rules.allow, ...ancestorAllowRules(parentPid)] };
 }
 
-export interface InShellContext {
+interface InShellContext {
   runDir: string;
   cwd: string;
   /** The agent's shell (`bash` or `zsh`), to check the wrapped text's syntax. */
@@ -128,7 +128,7 @@ export interface InShellContext {
  * running), then builds the in-shell text. Leaves the command alone when the agent's shell
  * does not read the wrapped text (a syntax check, `-n`) though it reads the original.
  */
-export function wrapInShell(
+function wrapInShell(
   plan: WrapPlan,
   ctx: InShellContext,
   opts: { allocate: boolean } = { allocate: true },
@@ -168,7 +168,7 @@ export function wrapInShell(
  * reset PATH, issue 22 #3): this node and the real path of ctxwrap's script. The wrapper checks
  * both still exist and runs the command unwrapped if not.
  */
-export function absoluteSelf(scriptPath: string): { command: string; needs: string[] } {
+function absoluteSelf(scriptPath: string): { command: string; needs: string[] } {
   const script = realpathSync(scriptPath);
   return {
     command: `${shellQuote(process.execPath)} ${shellQuote(script)}`,
@@ -285,7 +285,7 @@ function sessionStart(input: PreToolUseInput, opts: HookOptions): number {
 }
 
 /** The shell Claude Code runs Bash commands in: bash, or zsh when that is the user's shell (by name, found on PATH). */
-export function agentShell(env: NodeJS.ProcessEnv): string {
+function agentShell(env: NodeJS.ProcessEnv): string {
   const chosen = env.CLAUDE_CODE_SHELL || env.SHELL || '';
   const name = basename(chosen);
   return name === 'zsh' ? 'zsh' : 'bash';

@@ -37,7 +37,7 @@ export interface InitOptions {
   print: (text: string) => void;
 }
 
-export const INIT_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
+const INIT_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 
 export function initAgent(opts: InitOptions): number {
   const door: AgentDoor | undefined = AGENT_DOORS[opts.agent];

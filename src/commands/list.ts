@@ -18,7 +18,7 @@ import {
 } from './describe-result.js';
 
 /** Colours for a terminal; list prints plain text without them. */
-export interface ListPaint {
+interface ListPaint {
   dim(text: string): string;
   /** Colours the exit column by outcome. */
   outcome(text: string, outcome: ResultState | 'ok' | 'failed'): string;
@@ -37,7 +37,7 @@ export interface ListOptions {
 }
 
 /** One result as `list --json` gives it. */
-export interface ListedResult {
+interface ListedResult {
   id: string;
   state: ResultState;
   startedAt: string;
@@ -60,7 +60,7 @@ export interface ListedResult {
   path: string;
 }
 
-export const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_LIST_LIMIT = 50;
 const COMMAND_WIDTH = 48;
 const NOTE_WIDTH = 80;
 

@@ -53,9 +53,9 @@ async function collect(call: (print: (text: string) => void) => Promise<number>)
 }
 
 /** What the server tells a client at initialize: the prompt text, for these tools. */
-export const MCP_INSTRUCTIONS = `The tools of this server do what the ctxwrap command line does: run = \`ctxwrap -c\`, read = \`ctxwrap read\`, search = \`ctxwrap search\`, list, note. A run that takes longer than its wait (50 s) answers with the output so far and keeps running; read its id later.\n\n${promptText('markdown')}`;
+const MCP_INSTRUCTIONS = `The tools of this server do what the ctxwrap command line does: run = \`ctxwrap -c\`, read = \`ctxwrap read\`, search = \`ctxwrap search\`, list, note. A run that takes longer than its wait (50 s) answers with the output so far and keeps running; read its id later.\n\n${promptText('markdown')}`;
 
-export function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts)): McpServer {
+function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts)): McpServer {
   const server = new McpServer(
     { name: 'ctxwrap', version: opts.version },
     { instructions: MCP_INSTRUCTIONS },

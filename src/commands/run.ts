@@ -241,7 +241,7 @@ function closePipe(pipe: OutputPipe | undefined): void {
   closeSync(pipe.writeFd);
 }
 
-export interface SignalLatch {
+interface SignalLatch {
   /** The first signal that reached ctxwrap, if any. */
   readonly first: NodeJS.Signals | undefined;
   /** Calls `fn` on each signal from now on; returns the function that stops it. */
@@ -275,7 +275,7 @@ function latchSignals(): SignalLatch {
 const HELD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 /** Turns how the child ended into ctxwrap's exit status, as a shell would report it. */
-export function describeEnding(
+function describeEnding(
   result: CaptureResult,
   opts: Pick<RunOptions, 'timeoutMs' | 'command' | 'source'>,
 ): Ending {

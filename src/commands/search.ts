@@ -18,7 +18,7 @@ import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
 
 /** Most hits one search returns (the CLI and the MCP tool alike). */
-export const MAX_SEARCH_LIMIT = 100;
+const MAX_SEARCH_LIMIT = 100;
 
 export interface SearchCommandOptions {
   runDir: string;
@@ -65,7 +65,7 @@ function notesIn(files: ResultFile[]): Map<string, string> {
  * The ids of the results whose id matches `glob` (fast-glob syntax over the names of the stored
  * outputs: `tsc_*`, `{npm,tsc}_*`, `*_8f*`). A pattern that could name anything but an id is refused.
  */
-export async function idsMatching(dir: RunDir, glob: string): Promise<Set<string>> {
+async function idsMatching(dir: RunDir, glob: string): Promise<Set<string>> {
   if (glob === '' || /[/\\]/.test(glob) || glob.startsWith('.') || glob.length > 200)
     throw new CtxwrapError(
       `--in takes a pattern of result ids such as 'tsc_*' or '{npm,tsc}_*' (got '${glob.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}')`,

@@ -23,7 +23,7 @@ export interface StatsOptions {
 }
 
 /** One result's share: its output, its summary, and what was read back from it. */
-export interface ResultStats {
+interface ResultStats {
   id: string;
   command: string;
   bytes: number;
@@ -33,7 +33,7 @@ export interface ResultStats {
   readBackBytes: number;
 }
 
-export interface Stats {
+interface Stats {
   runDir: string;
   results: number;
   running: number;
@@ -54,7 +54,7 @@ export interface Stats {
 
 const TOP = 5;
 
-export function computeStats(runDir: string, ttlMs: number, now = Date.now()): Stats {
+function computeStats(runDir: string, ttlMs: number, now = Date.now()): Stats {
   const dir = openRunDir(runDir);
   const entries = listEntries(dir).filter((e) => !isExpired(e, ttlMs, now));
   const perResult = new Map<string, ResultStats>();

@@ -5,7 +5,7 @@
  * `output.args.command`. Anything unexpected (ctxwrap missing, slow, or silent) leaves the
  * command as it was.
  */
-export const PLUGIN_MARK =
+const PLUGIN_MARK =
   '// ctxwrap plugin: written by `ctxwrap init opencode`, removed by `ctxwrap init opencode --uninstall`.';
 
 /** True for a plugin file ctxwrap wrote. */

@@ -61,9 +61,9 @@ const RESERVED = new Set([
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
 /** Longest command line the reader takes; a longer one is left alone. */
-export const MAX_LINE = 256 * 1024;
+const MAX_LINE = 256 * 1024;
 /** Most time the reader may take on one line; past it the line is left alone. */
-export const PARSE_DEADLINE_MS = 200;
+const PARSE_DEADLINE_MS = 200;
 
 /**
  * Splits a command line into simple commands. Throws `ShellParseError` when it cannot, when the

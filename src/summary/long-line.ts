@@ -10,7 +10,7 @@ import { LastBytes } from './last-bytes.js';
 import { copyOf } from './sniff.js';
 
 /** How many characters of a long line's start and of its end are kept. */
-export const LONG_EDGE = 2048;
+const LONG_EDGE = 2048;
 const MAX_LONG_KEPT = 8;
 
 /** A long line while it streams in: its first bytes kept, its last ones rolling, its size counted. */

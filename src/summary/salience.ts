@@ -20,7 +20,7 @@ export interface Salience {
  * them. Each is a regex source starting with a literal lower-case letter, grouped by first letter
  * in the guard (a factored alternation runs several times faster than a flat one).
  */
-export const GUARD_WORDS = [
+const GUARD_WORDS = [
   'err',
   'fail',
   'warn',
@@ -98,9 +98,6 @@ const GUARD_SYMBOLS = [
   '^==\\d+==',
   '\\be\\d{3,5}\\b',
 ];
-
-/** A PEM private-key BEGIN or END marker. */
-export const KEY_MARKER = /-----(BEGIN|END) [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
 
 const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
