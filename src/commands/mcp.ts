@@ -60,8 +60,13 @@ function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts)): McpSe
     { name: 'ctxwrap', version: opts.version },
     { instructions: MCP_INSTRUCTIONS },
   );
-  const base = { runDir: opts.runDir };
+  registerRun(server, opts, runs);
+  registerStoredTools(server, opts);
+  return server;
+}
 
+/** The `run` tool: runs a command under capture (see McpRuns). */
+function registerRun(server: McpServer, opts: McpOptions, runs: McpRuns): void {
   server.registerTool(
     'run',
     {
@@ -117,7 +122,11 @@ function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts)): McpSe
       }
     },
   );
+}
 
+/** The tools on what is stored: read, search, list and note, as the command line has them. */
+function registerStoredTools(server: McpServer, opts: McpOptions): void {
+  const base = { runDir: opts.runDir };
   server.registerTool(
     'read',
     {
@@ -212,8 +221,6 @@ function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts)): McpSe
     },
     async ({ id, text }) => collect((print) => noteResult({ ...base, id, text, print })),
   );
-
-  return server;
 }
 
 /**
