@@ -51,7 +51,13 @@ export function engines(): Engine[] {
  * (relative to `cwd`), its stdout on a pipe. Throws when it cannot be started synchronously;
  * an executable that is missing shows as the child's 'error' event.
  */
-export function spawnEngine(engine: Engine, patterns: string[], files: string[], cwd: string): ChildProcess {
+export function spawnEngine(
+  engine: Engine,
+  patterns: string[],
+  files: string[],
+  cwd: string,
+  signal?: AbortSignal,
+): ChildProcess {
   return spawn(
     engine.command,
     [...ARGS[engine.name], ...patterns.flatMap((p) => ['-e', p]), '--', ...files],
@@ -59,6 +65,7 @@ export function spawnEngine(engine: Engine, patterns: string[], files: string[],
       cwd,
       env: { ...process.env, LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'ignore'],
+      ...(signal ? { signal } : {}),
     },
   );
 }

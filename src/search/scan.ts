@@ -72,10 +72,18 @@ function newlinesBefore(fd: number, buf: Buffer, end: number): number {
   return n;
 }
 
-function findAll(view: Buffer, limit: number, forms: Buffer[], w: number, found: number[]): void {
+/**
+ * Appends the matches of each of `forms` before `limit` to `found` (offset, literal), each
+ * form's in ascending order; returns how many forms matched.
+ */
+function findAll(view: Buffer, limit: number, forms: Buffer[], w: number, found: number[]): number {
+  let matched = 0;
   for (const form of forms) {
+    const from = found.length;
     for (let i = view.indexOf(form); i !== -1 && i < limit; i = view.indexOf(form, i + 1)) found.push(i, w);
+    if (found.length > from) matched++;
   }
+  return matched;
 }
 
 /** One buffer for every scan of this process (outputs are scanned one after the other). */
@@ -116,7 +124,8 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
         if (limit === 0) limit = Math.max(1, got - longest + 1);
       }
       found.length = 0;
-      for (let w = 0; w < literals.length; w++) findAll(view, limit, literals[w]!, w, found);
+      let lists = 0;
+      for (let w = 0; w < literals.length; w++) lists += findAll(view, limit, literals[w]!, w, found);
       if (found.length > 0) {
         if (!counting) {
           // Binary is decided on the content, once an output has something to show.
@@ -129,19 +138,35 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
           counting = true;
           newlines = pos > 0 ? newlinesBefore(fd, spare(), pos) : 0;
         }
-        // Matches in output order: offset and literal packed in one number, sorted natively.
-        const order = new Float64Array(found.length / 2);
-        for (let k = 0; k < order.length; k++) order[k] = found[2 * k]! * 64 + found[2 * k + 1]!;
-        order.sort();
-        let at = 0;
-        for (const packed of order) {
-          const i = Math.floor(packed / 64);
-          const w = packed - i * 64;
-          newlines += countNewlines(view, at, i);
-          at = i;
-          note(out, kept, w, pos + i, newlines + 1);
+        // The newlines before each match, counted from the previous one with a cursor on the next
+        // newline: a line longer than the chunk holding many matches costs one pass, not one
+        // search to the chunk's end per match.
+        let nl = view.indexOf(10);
+        const upTo = (i: number) => {
+          while (nl !== -1 && nl < i) {
+            newlines++;
+            nl = view.indexOf(10, nl + 1);
+          }
+        };
+        if (lists === 1) {
+          // The matches of one form: in order already, nothing to sort.
+          const w = found[1]!;
+          for (let k = 0; k < found.length; k += 2) {
+            upTo(found[k]!);
+            note(out, kept, w, pos + found[k]!, newlines + 1);
+          }
+        } else {
+          // Matches in output order: offset and literal packed in one number, sorted natively.
+          const order = new Float64Array(found.length / 2);
+          for (let k = 0; k < order.length; k++) order[k] = found[2 * k]! * 64 + found[2 * k + 1]!;
+          order.sort();
+          for (const packed of order) {
+            const i = Math.floor(packed / 64);
+            upTo(i);
+            note(out, kept, packed - i * 64, pos + i, newlines + 1);
+          }
         }
-        newlines += countNewlines(view, at, limit);
+        upTo(limit);
       } else if (counting) {
         newlines += countNewlines(view, 0, limit);
       }
@@ -233,9 +258,11 @@ export async function scanWithGrep(
   names: string[],
   literals: Buffer[][],
   choice: Engine[] = engines(),
+  signal?: AbortSignal,
 ): Promise<Scanned[] | undefined> {
   for (const engine of choice) {
-    const got = await scanWith(engine, cwd, names, literals);
+    const got = await scanWith(engine, cwd, names, literals, signal);
+    if (signal?.aborted) return undefined;
     if (got !== 'unrunnable') return got;
   }
   return undefined;
@@ -246,6 +273,7 @@ async function scanWith(
   cwd: string,
   names: string[],
   literals: Buffer[][],
+  signal?: AbortSignal,
 ): Promise<Scanned[] | undefined | 'unrunnable'> {
   // Made for an output at its first match (most outputs have none, and grep starts sooner).
   const out: (Scanned | undefined)[] = [];
@@ -277,6 +305,7 @@ async function scanWith(
             patterns,
             group.map((i) => names[i]!),
             cwd,
+            signal,
           );
         } catch {
           resolve('unrunnable');

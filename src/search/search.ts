@@ -12,6 +12,7 @@ import { cleanLine } from '../summary/clean.js';
 import { pickCandidates, readPieces } from './candidates.js';
 import { type Group, groupMask, PHRASE_BOOST, phraseOf, windowGroups } from './groups.js';
 import { pickHits } from './hits.js';
+import { longLined } from './long-lines.js';
 import type { Doc, Word } from './rank.js';
 import { chooseWords, formsFor, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
 import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
@@ -43,13 +44,17 @@ const NOTE_SCORE = 2;
 /** Starts the grep scan of the outputs of `ids` for `terms` (see search's `scanned`). */
 export function startScan(dir: RunDir, ids: string[], terms: QueryTerm[]): EarlyScan {
   const forms = formsFor(terms, literalsOf(terms), formsOf);
+  const stop = new AbortController();
   return {
     ids,
     scans: scanWithGrep(
       dir.results,
       ids.map((id) => `${id}.txt`),
       forms,
+      undefined,
+      stop.signal,
     ),
+    stop: () => stop.abort(),
   };
 }
 const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -106,11 +111,17 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     // A result that the early scan did not cover (written since) is scanned here, in JS.
     if (early) scans = entries.map((e, i) => early[at.get(e.meta.id) ?? -1] ?? scanFile(paths[i]!, forms));
   } else if (opts.scan !== 'js') {
-    scans = await scanWithGrep(
+    // Outputs of very long lines in JS (see long-lines.ts), the others by the engine.
+    const byEngine = entries.flatMap((e, i) => (longLined(e) ? [] : [i]));
+    const found = await scanWithGrep(
       dir.results,
-      paths.map((p) => basename(p)),
+      byEngine.map((i) => basename(paths[i]!)),
       forms,
     );
+    if (found) {
+      const at = new Map(byEngine.map((i, k) => [i, k]));
+      scans = paths.map((p, i) => found[at.get(i) ?? -1] ?? scanFile(p, forms));
+    }
   }
   scans ??= paths.map((p) => scanFile(p, forms));
   const notes = entries.map((e) => opts.noteOf(e));

@@ -72,6 +72,30 @@ describe('scan', () => {
     expect(byJs.every((s) => s.windows[0]!.length > 10)).toBe(true);
   });
 
+  it('scans a line longer than its chunk, full of matches, in one pass (issue 20 #13)', () => {
+    // 8 MiB on one line, a match every 8 bytes (1,048,576), then a second line: counting
+    // newlines up to each match from its chunk's end cost a chunk per match (over a minute here;
+    // now a second: the bound below is that of a pass, not a measurement).
+    const dir = tempDir();
+    const path = join(dir, 'one_line.txt');
+    const line = 'Refused '.repeat(1_048_576);
+    writeFileSync(path, `${line}\nrefused at last\n`);
+    const s = scanFile(path, [formsOf('refused')]);
+    expect(s.lines).toBe(2);
+    expect(s.bytes).toBe(line.length + 17);
+    // Window 0 holds lines 1-8: every match of both lines.
+    expect(s.windows[0]).toEqual([0]);
+    expect(s.counts[0]).toEqual([1_048_577]);
+    const last = s.matches.find((m) => m.line === 2);
+    expect(
+      s.matches
+        .filter((m) => m.line === 1)
+        .slice(0, 3)
+        .map((m) => m.offset),
+    ).toEqual([0, 8, 16]);
+    expect(last === undefined || last.offset === line.length + 1).toBe(true);
+  }, 10_000);
+
   it("grep's output is read the same wherever its chunks are cut", () => {
     const dir = tempDir();
     const names = ['a_1.txt', 'b_2.txt', 'c_3.txt'];
