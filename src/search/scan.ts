@@ -9,6 +9,9 @@ import { closeSync, readSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
 import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 import { type Engine, engines, spawnEngine } from './engine.js';
+import { grepParser } from './engine-output.js';
+
+export { grepParser };
 
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
@@ -311,13 +314,19 @@ async function scanWith(
           resolve('unrunnable');
           return;
         }
-        const parse = grepParser(names, group, forms, (f, w, offset, line) => {
-          if (!out[f]) {
-            out[f] = emptyScan(literals.length);
-            kept[f] = keeper(literals.length);
-          }
-          note(out[f], kept[f]!, w, offset, line);
-        });
+        const parse = grepParser(
+          names,
+          group,
+          forms,
+          (f, w, offset, line) => {
+            if (!out[f]) {
+              out[f] = emptyScan(literals.length);
+              kept[f] = keeper(literals.length);
+            }
+            note(out[f], kept[f]!, w, offset, line);
+          },
+          engine.name === 'rg',
+        );
         child.stdout!.on('data', parse);
         // Not started (missing, not executable): the next engine; a close follows, or not.
         child.on('error', () => resolve('unrunnable'));
@@ -328,66 +337,6 @@ async function scanWith(
   if (ends.includes('unrunnable')) return 'unrunnable';
   if (ends.includes('failed')) return undefined;
   return scanned();
-}
-
-/**
- * A reader of `grep -obnH` output (`name:line:offset:match` per line) over the outputs
- * `names[i]` for i in `group`, which grep reports in that order: works on the bytes as they
- * come, with no string made per match (a common word has tens of thousands).
- */
-export function grepParser(
-  names: string[],
-  group: number[],
-  forms: { bytes: Buffer; word: number }[],
-  found: (file: number, word: number, offset: number, line: number) => void,
-): (chunk: Buffer) => void {
-  const named = group.map((i) => Buffer.from(`${names[i]!}:`, 'latin1'));
-  let at = 0;
-  let rest: Buffer | undefined;
-  /** True when `x` is at `buf[a...]`, before `end`. */
-  const startsWith = (buf: Buffer, a: number, end: number, x: Buffer) => {
-    if (a + x.length > end) return false;
-    for (let i = 0; i < x.length; i++) if (x[i] !== buf[a + i]) return false;
-    return true;
-  };
-  // One line, `buf[start, nl)`: the name is the current output's or a later one's, then the two
-  // numbers are read where they must be, and the match compared with the forms.
-  const line = (buf: Buffer, start: number, nl: number) => {
-    if (!startsWith(buf, start, nl, named[at]!)) {
-      let next = at + 1;
-      while (next < named.length && !startsWith(buf, start, nl, named[next]!)) next++;
-      if (next === named.length) return;
-      at = next;
-    }
-    let i = start + named[at]!.length;
-    let n = 0;
-    for (let x = buf[i++]!; x !== 58; x = buf[i++]!) {
-      if (i > nl) return;
-      n = n * 10 + x - 48;
-    }
-    let offset = 0;
-    for (let x = buf[i++]!; x !== 58; x = buf[i++]!) {
-      if (i > nl) return;
-      offset = offset * 10 + x - 48;
-    }
-    for (const form of forms) {
-      if (form.bytes.length === nl - i && startsWith(buf, i, nl, form.bytes)) {
-        found(group[at]!, form.word, offset, n);
-        return;
-      }
-    }
-  };
-  return (chunk: Buffer) => {
-    // The line cut at the end of the previous chunk goes in front (a chunk is 64 KiB: the copy
-    // costs less than a second path for one line).
-    const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
-    let start = 0;
-    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-      line(buf, start, nl);
-      start = nl + 1;
-    }
-    rest = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
-  };
 }
 
 /** Lowercases ASCII letters only (what grep -i folds in the C locale). */

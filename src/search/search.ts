@@ -174,14 +174,12 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
   // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
   const k = candidatesFor(opts.limit);
-  let { candidates, matched } = pickCandidates(sources, column, weight, k);
-  let binary = false;
-  for (const src of new Set(candidates.map((c) => c.src))) {
-    if (sources[src]!.scan.binary || !isBinaryOutput(sources[src]!.path)) continue;
-    sources[src]!.scan.binary = true;
-    binary = true;
-  }
-  if (binary) ({ candidates, matched } = pickCandidates(sources, column, weight, k));
+  const { candidates, matched } = pickCandidates(sources, column, weight, k, (src) => {
+    const s = sources[src]!;
+    if (s.scan.binary || !isBinaryOutput(s.path)) return false;
+    s.scan.binary = true;
+    return true;
+  });
   readPieces(sources, candidates);
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
   // Words found nowhere may be typos of words in the candidate windows: near spellings there

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ripgrepPath } from '../../src/search/engine.js';
 import { formsOf, grepParser, type Scanned, scanFile, scanWithGrep } from '../../src/search/scan.js';
 import { tempDir } from '../support.js';
 
@@ -123,6 +124,31 @@ describe('scan', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: raw.length }), { maxLength: 40 }), (cuts) => {
         expect(read(cuts)).toEqual(whole);
+      }),
+    );
+    // ripgrep's --heading form (each name once, before its matches) reads the same, however cut.
+    const rg = ripgrepPath();
+    if (!rg) return;
+    const headed = execFileSync(
+      rg,
+      ['-j1', '-aobnHFi', '--heading', '--no-config', '-e', 'error', '-e', 'refused', '--', ...names],
+      { cwd: dir },
+    );
+    expect(headed.length).toBeLessThan(raw.length);
+    const readHeaded = (cuts: number[]) => {
+      const got: number[][] = [];
+      const parse = grepParser(names, [0, 1, 2], forms, (...m) => got.push(m), true);
+      let from = 0;
+      for (const cut of [...cuts].sort((a, b) => a - b)) {
+        parse(headed.subarray(from, cut));
+        from = cut;
+      }
+      parse(headed.subarray(from));
+      return got;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: headed.length }), { maxLength: 40 }), (cuts) => {
+        expect(readHeaded(cuts)).toEqual(whole);
       }),
     );
   });
