@@ -99,7 +99,10 @@ export function pickHits(
   const groupsOf = new Map<number, number>();
   const toGroups = (m: number) => {
     let g = groupsOf.get(m);
-    if (g === undefined) groupsOf.set(m, (g = groups.toGroups(m)));
+    if (g === undefined) {
+      g = groups.toGroups(m);
+      groupsOf.set(m, g);
+    }
     return g;
   };
   const covers = new Map<number, boolean>();

@@ -139,7 +139,10 @@ export function rankWindows(
     const kept: string[] = [];
     for (const t of terms) {
       let yes = isMatchable.get(t);
-      if (yes === undefined) isMatchable.set(t, (yes = matchable(t)));
+      if (yes === undefined) {
+        yes = matchable(t);
+        isMatchable.set(t, yes);
+      }
       if (yes) kept.push(t);
     }
     return { id: d.id, text: kept.join(' '), length: distinct.size };
