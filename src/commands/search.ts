@@ -7,6 +7,7 @@ import { resolveTtl } from '../env.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import { formatBytes } from '../format.js';
 import { commandOf, renderHits, renderJson } from '../search/format.js';
+import { longLined } from '../search/long-lines.js';
 import { type EarlyScan, search, startScan } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
 import { shieldFor } from '../shield.js';
@@ -144,6 +145,17 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
     scanned = startScan(dir, ids, terms);
   }
   const all = scanned ? await listEntriesYielding(files) : listEntries(dir);
+  // Outputs of very long lines are scanned in JS (long-lines.ts): known once their metadata is
+  // read, they are left to search's JS scan and the engine restarted without them (rare).
+  const long = new Set(all.filter(longLined).map((e) => e.meta.id));
+  if (scanned?.ids.some((i) => long.has(i))) {
+    scanned.stop();
+    scanned = startScan(
+      dir,
+      scanned.ids.filter((i) => !long.has(i)),
+      terms,
+    );
+  }
   const now = Date.now();
   let scope = all.filter((e) => !isExpired(e, ttlMs, now));
   if (id !== undefined) {

@@ -90,7 +90,21 @@ export function pickHits(
   let more = 0;
   let moreWithAll = 0;
   const rankedMask = new Map(ranked.map((c) => [windowKey(c.src, c.window), c.mask]));
-  // A plain loop: a common word has 10^5 windows.
+  // Per output, whether any of its windows was ranked or rejected (most were neither).
+  const looked = new Set([
+    ...ranked.map((c) => c.src),
+    ...[...groups.rejected].map((k) => Math.floor(k / 2 ** 32)),
+  ]);
+  // A plain loop: a common word has 10^5 windows (and few distinct masks).
+  const groupsOf = new Map<number, number>();
+  const toGroups = (m: number) => {
+    let g = groupsOf.get(m);
+    if (g === undefined) {
+      g = groups.toGroups(m);
+      groupsOf.set(m, g);
+    }
+    return g;
+  };
   const covers = new Map<number, boolean>();
   const all = (mask: number) => {
     let yes = covers.get(mask);
@@ -102,14 +116,16 @@ export function pickHits(
   };
   for (const [src, { windows, masks }] of matched) {
     const t = taken.get(src);
+    const seen = looked.has(src);
     let last = -3;
     for (let j = 0; j < windows.length; j++) {
       const x = windows[j]!;
       if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) continue;
-      const key = windowKey(src, x);
+      const key = seen ? windowKey(src, x) : -1;
       // A window holding only some parts of a word typed whole is no match.
       const mask =
-        rankedMask.get(key) ?? (groups.rejected.has(key) ? 0 : groups.toGroups(masks ? masks[j]! : 1));
+        (seen ? rankedMask.get(key) : undefined) ??
+        (seen && groups.rejected.has(key) ? 0 : toGroups(masks ? masks[j]! : 1));
       if (mask === 0) continue;
       more++;
       if (all(mask)) moreWithAll++;

@@ -12,6 +12,7 @@ import { cleanLine } from '../summary/clean.js';
 import { pickCandidates, readPieces } from './candidates.js';
 import { type Group, groupMask, PHRASE_BOOST, phraseOf, windowGroups } from './groups.js';
 import { pickHits } from './hits.js';
+import { longLined } from './long-lines.js';
 import type { Doc, Word } from './rank.js';
 import { chooseWords, formsFor, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
 import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
@@ -43,13 +44,17 @@ const NOTE_SCORE = 2;
 /** Starts the grep scan of the outputs of `ids` for `terms` (see search's `scanned`). */
 export function startScan(dir: RunDir, ids: string[], terms: QueryTerm[]): EarlyScan {
   const forms = formsFor(terms, literalsOf(terms), formsOf);
+  const stop = new AbortController();
   return {
     ids,
     scans: scanWithGrep(
       dir.results,
       ids.map((id) => `${id}.txt`),
       forms,
+      undefined,
+      stop.signal,
     ),
+    stop: () => stop.abort(),
   };
 }
 const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -106,11 +111,17 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     // A result that the early scan did not cover (written since) is scanned here, in JS.
     if (early) scans = entries.map((e, i) => early[at.get(e.meta.id) ?? -1] ?? scanFile(paths[i]!, forms));
   } else if (opts.scan !== 'js') {
-    scans = await scanWithGrep(
+    // Outputs of very long lines in JS (see long-lines.ts), the others by the engine.
+    const byEngine = entries.flatMap((e, i) => (longLined(e) ? [] : [i]));
+    const found = await scanWithGrep(
       dir.results,
-      paths.map((p) => basename(p)),
+      byEngine.map((i) => basename(paths[i]!)),
       forms,
     );
+    if (found) {
+      const at = new Map(byEngine.map((i, k) => [i, k]));
+      scans = paths.map((p, i) => found[at.get(i) ?? -1] ?? scanFile(p, forms));
+    }
   }
   scans ??= paths.map((p) => scanFile(p, forms));
   const notes = entries.map((e) => opts.noteOf(e));
@@ -163,14 +174,12 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
   // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
   const k = candidatesFor(opts.limit);
-  let { candidates, matched } = pickCandidates(sources, column, weight, k);
-  let binary = false;
-  for (const src of new Set(candidates.map((c) => c.src))) {
-    if (sources[src]!.scan.binary || !isBinaryOutput(sources[src]!.path)) continue;
-    sources[src]!.scan.binary = true;
-    binary = true;
-  }
-  if (binary) ({ candidates, matched } = pickCandidates(sources, column, weight, k));
+  const { candidates, matched } = pickCandidates(sources, column, weight, k, (src) => {
+    const s = sources[src]!;
+    if (s.scan.binary || !isBinaryOutput(s.path)) return false;
+    s.scan.binary = true;
+    return true;
+  });
   readPieces(sources, candidates);
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
   // Words found nowhere may be typos of words in the candidate windows: near spellings there

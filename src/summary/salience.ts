@@ -250,6 +250,22 @@ export function hintWords(command: readonly string[]): string[] {
  * grouped by, so that `Argument of type 'number'` stands apart from 27 `Argument of type 'string'`.
  */
 export function template(line: string, keepQuoted = false): string {
+  const memo = keepQuoted ? quotedMemo : plainMemo;
+  let key = memo.get(line);
+  if (key === undefined) {
+    if (memo.size >= MEMO) memo.clear();
+    key = maskVariable(line, keepQuoted);
+    memo.set(line, key);
+  }
+  return key;
+}
+
+/** Templates of the lines seen last (the summary asks for a held line's several times). */
+const MEMO = 4096;
+const plainMemo = new Map<string, string>();
+const quotedMemo = new Map<string, string>();
+
+function maskVariable(line: string, keepQuoted: boolean): string {
   return line
     .trim()
     .replace(/'[^']*'|"[^"]*"|`[^`]*`|‘[^’]*’|“[^”]*”/g, (q) => (keepQuoted ? q.replace(/\d+/g, '#') : 'Q'))
