@@ -30,7 +30,7 @@ import { allocateResult, planResult } from '../store/allocate-result.js';
 import { appendLine } from '../store/append-line.js';
 
 export interface HookOptions {
-  /** Which agent's protocol: only `claude` for now. */
+  /** Which agent's protocol: one of HOOK_AGENTS (claude, codex, gemini, opencode). */
   agent: string;
   /** The hook's JSON input (stdin). */
   input: string;

@@ -12,14 +12,14 @@ import { readSync } from 'node:fs';
 import { cleanLine } from '../summary/clean.js';
 
 /** Most lines looked through above a hit for its record's header. */
-export const MAX_UP = 300;
+const MAX_UP = 300;
 /** Most bytes read above a hit for its record's header. */
-export const MAX_UP_BYTES = 128 * 1024;
+const MAX_UP_BYTES = 128 * 1024;
 /** Longest line taken for a header (a longer one is no header). */
 const MAX_HEADER = 2048;
 
 /** Leading blanks, and `│` / `|` of a drawn tree, counted as indentation (a tab as 8). */
-export function indentOf(text: string): number {
+function indentOf(text: string): number {
   let n = 0;
   for (const ch of text) {
     if (ch === ' ' || ch === '│' || ch === '|') n++;
@@ -33,7 +33,7 @@ const FIELD = /^[A-Za-z][\w-]*:\s+\S/;
 const OPENS = /:\s*$|^[^\p{L}\p{N}\s]{0,4}\s*\p{Lu}{3,}\b|^[\p{Lu}][\w]*(?:Error|Exception)\b|^Traceback\b/u;
 
 /** True when an unindented line opens a block (see the module comment). */
-export function opensBlock(text: string, afterBlank: boolean): boolean {
+function opensBlock(text: string, afterBlank: boolean): boolean {
   if (indentOf(text) !== 0 || FIELD.test(text)) return false;
   return afterBlank || OPENS.test(text);
 }

@@ -15,14 +15,14 @@ export { grepParser };
 
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
-export const MAX_KEPT = 64;
+const MAX_KEPT = 64;
 /**
  * Matches kept per output beyond those, in windows that hold two or more matches (the windows
  * ranked first, wherever they are in the output).
  */
-export const MAX_DENSE = 64;
+const MAX_DENSE = 64;
 
-export interface Match {
+interface Match {
   /** Index of the literal in the list scanned for. */
   word: number;
   /** Byte offset of the match in the output. */

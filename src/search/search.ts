@@ -31,13 +31,13 @@ import {
 export type { EarlyScan, Hit, HitLine, Outcome, SearchOptions } from './types.js';
 
 /** Most windows read back and ranked by minisearch. */
-export const MAX_CANDIDATES = 300;
+const MAX_CANDIDATES = 300;
 /**
  * Windows ranked for `limit` hits: the scan's counts already order them (query words held,
  * rare words first, matches per window), so minisearch needs only the best few dozen to choose
  * the hits among (re-runs of one command collapse, so a hit may use up several).
  */
-export const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(40, 10 * limit));
+const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(40, 10 * limit));
 /** Score a query word found in a result's note adds to its hits. */
 const NOTE_SCORE = 2;
 
