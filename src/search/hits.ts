@@ -84,8 +84,29 @@ export function pickHits(
     byKey.set(key, { hit, runs: new Set([entry]) });
     hits.push(hit);
   }
-  // The rest: every window the scan found, sharing no block with a hit, counted without
-  // overlapping each other; and the results found by their note alone.
+  const { more, moreWithAll } = countRest(ranked, matched, taken, coverage, full, groups);
+  // Matched against the text as printed: a hit whose words are all inside masked credentials
+  // is no hit (else a secret could be probed one character at a time).
+  const shownHits = hits.map((h) => finished(h, opts, words)).filter((h) => h !== undefined);
+  return {
+    hits: shownHits,
+    more: shownHits.length === 0 ? 0 : more,
+    moreWithAll: shownHits.length === 0 ? 0 : moreWithAll,
+  };
+}
+
+/**
+ * The rest: every window the scan found, sharing no block with a hit, counted without
+ * overlapping each other; and the results found by their note alone.
+ */
+function countRest(
+  ranked: Candidate[],
+  matched: Map<number, Matched>,
+  taken: Map<number, Set<number>>,
+  coverage: (mask: number) => number,
+  full: number,
+  groups: { toGroups: (wordMask: number) => number; rejected: Set<number> },
+): { more: number; moreWithAll: number } {
   // A ranked window's words are minisearch's (near spellings included), the others the scan's.
   let more = 0;
   let moreWithAll = 0;
@@ -137,14 +158,7 @@ export function pickHits(
     more++;
     if (coverage(c.mask) >= full) moreWithAll++;
   }
-  // Matched against the text as printed: a hit whose words are all inside masked credentials
-  // is no hit (else a secret could be probed one character at a time).
-  const shownHits = hits.map((h) => finished(h, opts, words)).filter((h) => h !== undefined);
-  return {
-    hits: shownHits,
-    more: shownHits.length === 0 ? 0 : more,
-    moreWithAll: shownHits.length === 0 ? 0 : moreWithAll,
-  };
+  return { more, moreWithAll };
 }
 
 /** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
