@@ -12,9 +12,9 @@ import { readSync } from 'node:fs';
 import { cleanLine } from '../summary/clean.js';
 
 /** Most lines looked through above a hit for its record's header. */
-const MAX_UP = 300;
+export const MAX_UP = 300;
 /** Most bytes read above a hit for its record's header. */
-const MAX_UP_BYTES = 128 * 1024;
+export const MAX_UP_BYTES = 128 * 1024;
 /** Longest line taken for a header (a longer one is no header). */
 const MAX_HEADER = 2048;
 
