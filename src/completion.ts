@@ -3,7 +3,7 @@
  * cli.ts takes from commander), so that they list exactly the subcommands and options there are.
  */
 
-export interface OptionSpec {
+interface OptionSpec {
   /** Every spelling: `--run-dir`, `-c`. */
   names: string[];
   description: string;
@@ -33,7 +33,7 @@ export interface ProgramSpec {
   defaultCommand?: string;
 }
 
-export const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
+const COMPLETION_SHELLS = ['bash', 'zsh'] as const;
 export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion

@@ -8,7 +8,7 @@ import { MAX_TIMER_MS, parseDuration } from './parse-duration.js';
 import { parseRatio, parseWhole } from './parse-number.js';
 import { parseSize } from './parse-size.js';
 import { DEFAULT_SHELL, shellFromEnv } from './runnable-shell.js';
-import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary/render.js';
+import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary-budget.js';
 
 export { parseWhole };
 
@@ -42,12 +42,12 @@ export interface RunConfig {
 }
 
 /** After a forwarded SIGTERM or a timeout, how long the command has before SIGKILL. */
-export const DEFAULT_KILL_GRACE_MS = 3000;
+const DEFAULT_KILL_GRACE_MS = 3000;
 /**
  * After the command exits, how long ctxwrap waits for the end of its output before a background
  * process that holds it is left to the drainer (nothing is lost either way: see drainer.ts).
  */
-export const DEFAULT_DRAIN_MS = 100;
+const DEFAULT_DRAIN_MS = 100;
 /**
  * The most bytes of one output stored: 1 GiB. A long CI build log is tens of MB; past a GiB an
  * output is a runaway (`yes`, a loop printing forever) whose tail no agent reads whole, and
@@ -55,9 +55,9 @@ export const DEFAULT_DRAIN_MS = 100;
  */
 export const DEFAULT_MAX_OUTPUT_BYTES = 1 << 30;
 /** Storing stops rather than leave less than this free on the run directory's disk: 64 MiB. */
-export const DEFAULT_MIN_FREE_BYTES = 64 << 20;
+const DEFAULT_MIN_FREE_BYTES = 64 << 20;
 /** When ctxwrap's stdin is a pipe or socket that stays silent this long, the command gets EOF. */
-export const DEFAULT_STDIN_WAIT_MS = 2000;
+const DEFAULT_STDIN_WAIT_MS = 2000;
 
 /**
  * The run's configuration. Without `warn`, a bad environment value throws like a bad flag;

@@ -68,7 +68,7 @@ export function readEnv<N extends EnvName>(
 }
 
 /** Default time to live of a result: 7 days (CTXWRAP_TTL overrides). */
-export const DEFAULT_TTL_MS = 7 * 86_400_000;
+const DEFAULT_TTL_MS = 7 * 86_400_000;
 
 /** The time to live of results: CTXWRAP_TTL, else 7 days. */
 export function resolveTtl(env: NodeJS.ProcessEnv = process.env, failOpen?: FailOpen): number {

@@ -6,11 +6,10 @@
  */
 
 export { cleanLine, cleanLines, stripAnsi } from './summary/clean.js';
-export { type Candidate, type Collected, Collector, type CollectorOptions } from './summary/collector.js';
+export type { Candidate, Collected } from './summary/collected.js';
+export { Collector, type CollectorOptions } from './summary/collector.js';
 export {
   buildSummary,
-  DEFAULT_BUDGET,
-  DEFAULT_TAIL_RATIO,
   type RenderOptions,
   type RunFacts,
   renderSummary,
@@ -18,4 +17,5 @@ export {
   type SummaryLine,
 } from './summary/render.js';
 export { type SummarizeOptions, summarize, summarizeModel } from './summary/summarize.js';
+export { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from './summary-budget.js';
 export { estimateTokens } from './tokens.js';

@@ -3,7 +3,8 @@
  * headers) and in the `set -x` traces of command lines in output: credential-named variables
  * and options, `mysql -p…`, `sshpass -p`, `curl -u user:password`, on top of `redact`.
  */
-import { isPlaceholder, mask, redact, redactLine, type SecretKind } from './redact.js';
+import { isPlaceholder, redact, redactLine } from './redact.js';
+import { mask, type SecretKind } from './secret-kinds.js';
 
 // Names of environment variables and shell assignments that hold a credential: MYSQL_PWD,
 // PGPASSWORD, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, NPM_AUTH, DB_CREDENTIALS, ...

@@ -9,7 +9,7 @@ import { delimiter, join } from 'node:path';
 export const DEFAULT_SHELL = '/bin/sh';
 
 /** True when `program` (a path, or a name looked up on PATH) is an executable file. */
-export function canRun(program: string, env: NodeJS.ProcessEnv): boolean {
+function canRun(program: string, env: NodeJS.ProcessEnv): boolean {
   const candidates = program.includes('/')
     ? [program]
     : (env.PATH ?? '').split(delimiter).flatMap((dir) => (dir === '' ? [] : [join(dir, program)]));

@@ -4,8 +4,10 @@
  * their line numbers (found while capturing), and known credential formats are masked in the
  * others, with the command-line rules in the lines of a `set -x` trace.
  */
-import { keyBlockStep, mask, redactLine } from './redact.js';
+import { keyBlockStep } from './key-blocks.js';
+import { redactLine } from './redact.js';
 import { maskTraceLine } from './redact-command.js';
+import { mask } from './secret-kinds.js';
 import { maskContinuation } from './split-secret.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
@@ -18,7 +20,7 @@ export interface LineRange {
 export type Shield = (line: number, text: string) => string;
 
 /** No masking (for `--no-redact`): only ctxwrap's inline markers are escaped. */
-export const NO_SHIELD: Shield = (_line, text) => inertInline(text);
+const NO_SHIELD: Shield = (_line, text) => inertInline(text);
 
 export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true): Shield {
   if (!enabled) return NO_SHIELD;
@@ -145,6 +147,6 @@ export function inertLine(text: string): string {
  * an output line, by a backslash before the `[`. Part of every shield (before a line is cut, so
  * that ctxwrap's own notes added later stay as they are).
  */
-export function inertInline(text: string): string {
+function inertInline(text: string): string {
   return text.includes('similar') || text.includes('omitted') ? text.replace(INLINE_MARKER, '\\[') : text;
 }

@@ -3,7 +3,8 @@
  * an AWS key wrapped at the terminal's width, a YAML `password:` with its value on the next line.
  * Each line alone holds nothing to mask; the end of one with the start of the next does.
  */
-import { mask, redactLine } from './redact.js';
+import { redactLine } from './redact.js';
+import { mask } from './secret-kinds.js';
 
 // The start of a line: its first word of token characters, after indentation.
 const HEAD = /^(\s*)([A-Za-z0-9_+/=.~-]{8,8192})/;

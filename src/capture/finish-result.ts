@@ -19,7 +19,8 @@ import {
   writeMeta,
 } from '../store/results.js';
 import { type RunDir, reason } from '../store/run-dir.js';
-import { type Collected, Collector } from '../summary/collector.js';
+import type { Collected } from '../summary/collected.js';
+import { Collector } from '../summary/collector.js';
 import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js';
 import { hintWords } from '../summary/salience.js';
 import { keepBytesFor } from '../summary/summarize.js';
@@ -34,7 +35,7 @@ export interface Ending {
 }
 
 /** How the summary is made (the run's --budget, ... ; kept in the metadata for `show`). */
-export interface SummaryOptions {
+interface SummaryOptions {
   budget: number;
   tailRatio: number;
   inlineThreshold: number;
@@ -220,7 +221,7 @@ function readRest(follower: FileFollower | undefined, path: string, storeErrors:
 }
 
 /** The collector, but a failure inside it costs the summary, never the run or its stored bytes. */
-export class GuardedCollector {
+class GuardedCollector {
   private collector: Collector;
   error: string | undefined;
   constructor(options: ConstructorParameters<typeof Collector>[0]) {

@@ -1,12 +1,14 @@
 /**
- * The one owner of child processes. It runs a command whose stdout and stderr are one pipe that
- * ctxwrap reads (see output-pipe.ts), ctxwrap's own stdout and stderr (the fail-open path), or,
- * where no pipe can be made, two socket pairs whose chunks arrive in arrival order. It forwards
- * SIGINT/SIGTERM/SIGHUP (and SIGQUIT, which stops nothing by itself), enforces a timeout, and
- * does not wait for a pipe a background process keeps open: it hands it over (see drainer.ts).
+ * Runs the wrapped command under capture (other modules start helpers of their own: the drainer,
+ * mkfifo, a pager, ripgrep, the MCP server's runs, the hook's syntax check). The command's stdout
+ * and stderr are one pipe that ctxwrap reads (see output-pipe.ts), ctxwrap's own stdout and
+ * stderr (the fail-open path), or, where no pipe can be made, two socket pairs whose chunks
+ * arrive in arrival order. It forwards SIGINT/SIGTERM/SIGHUP (and SIGQUIT, which stops nothing
+ * by itself), enforces a timeout, and does not wait for a pipe a background process keeps open:
+ * it hands it over (see drainer.ts).
  *
  * The command shares ctxwrap's process group, so that a kill of the group reaches it; signals
- * ctxwrap forwards go to the command's process tree (see process-tree.ts).
+ * ctxwrap forwards go to the command's process tree (see stop-tree.ts and process-tree.ts).
  *
  * It uses node:child_process rather than execa: capture must tell the child's exit from the end
  * of its pipes (a daemon may keep them open), signal a process tree, and add nothing to the
@@ -17,16 +19,10 @@ import { closeSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { OutputPipe } from './output-pipe.js';
 import { PipeReader } from './pipe-reader.js';
-import {
-  inTerminalForeground,
-  isAlive,
-  missedSignal,
-  type Proc,
-  processTree,
-  signalAll,
-} from './process-tree.js';
+import { inTerminalForeground } from './process-tree.js';
+import { TreeStopper } from './stop-tree.js';
 
-export type StreamName = 'stdout' | 'stderr';
+type StreamName = 'stdout' | 'stderr';
 
 export interface CaptureRequest {
   file: string;
@@ -95,232 +91,230 @@ export function signalNumber(signal: NodeJS.Signals): number {
   return (constants.signals as Record<string, number>)[signal] ?? 0;
 }
 
-/**
- * When, after a forwarded signal, the command's tree is looked at again (see chase): for new
- * processes until 300 ms, and once more at 1 s, on a loaded machine, for a missed signal only.
- */
-const CHASE_MS = [20, 100, 300];
-const LATE_CHASE_MS = 1000;
-
+/** Runs the command under capture: resolves once it has exited and its output has ended (or was handed over). */
 export function capture(req: CaptureRequest): Promise<CaptureResult> {
-  const started = process.hrtime.bigint();
-  const relay = typeof req.stdin === 'object' ? req.stdin : undefined;
-  const output = req.output;
-  const piped = typeof output === 'object' ? output : undefined;
-  return new Promise((resolvePromise) => {
-    let child: ChildProcess;
-    let timedOut = false;
-    let interrupted: NodeJS.Signals | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
-    let timeoutTimer: NodeJS.Timeout | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
-    let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let openStreams = output === 'inherit' ? 0 : piped ? 1 : 2;
-    let reader: PipeReader | undefined;
-    let settled = false;
-    let killed = false;
-    let treeWait: NodeJS.Timeout | undefined;
-    let stopRelay = () => {};
-    /** The command's processes seen when ctxwrap was told to stop (the command and what it started). */
-    let tree: Proc[] = [];
+  return new Promise((resolve) => new Capture(req, resolve).start());
+}
 
-    /** Adds `procs` to `tree`: the command's processes seen so far. */
-    const remember = (procs: readonly Proc[]) => {
-      const known = new Map(tree.map((p) => [p.pid, p]));
-      for (const p of procs) known.set(p.pid, p);
-      tree = [...known.values()];
-    };
-    /** The command and its descendants now, and those of the processes seen before. */
-    const look = () =>
-      processTree([...(child.pid !== undefined && !exited ? [child.pid] : []), ...tree.map((p) => p.pid)]);
-    const terminate = (signal: NodeJS.Signals | undefined) => {
-      if (child.pid === undefined) return;
-      const now = look();
-      remember(signal ? signalAll(now, signal) : now);
-      // A process the command starts just after the signal (a shell forking its next command)
-      // was not in the tree yet: it gets the signal too, from a few later looks.
-      if (signal) {
-        for (const ms of CHASE_MS) setTimeout(() => chase(signal, true), ms).unref();
-        setTimeout(() => chase(signal, false), LATE_CHASE_MS).unref();
-      }
-      if (!killTimer) {
-        killTimer = setTimeout(() => {
-          killed = true;
-          remember(signalAll(look(), 'SIGKILL'));
-        }, req.killGraceMs);
-        killTimer.unref();
-      }
-    };
-    /**
-     * Signals the command's processes that the signal reached as a shell's forked copy that has
-     * since run its program (see missedSignal), and, with `andNew`, those that appeared since the
-     * tree was last looked at.
-     */
-    const chase = (signal: NodeJS.Signals, andNew: boolean) => {
-      if (settled || killed) return;
-      const seen = new Map(tree.map((p) => [p.pid, p]));
-      remember(
-        signalAll(
-          look().filter((p) => {
-            const was = seen.get(p.pid);
-            return was === undefined ? andNew : missedSignal(was, p);
-          }),
-          signal,
-        ),
-      );
-    };
-    /** True while a process of the command's tree (other than the command itself) is left. */
-    const treeAlive = () => tree.some((p) => p.pid !== child.pid && isAlive(p));
-    const onSignal = (signal: NodeJS.Signals) => {
-      interrupted ??= signal;
-      // A Ctrl-C at a terminal reached the command already (it is in ctxwrap's foreground
-      // group): forwarding it too would make it arrive twice. The grace period still runs.
-      terminate(signal === 'SIGINT' && inTerminalForeground() ? undefined : signal);
-    };
-    const forwarded = req.forward ?? DEFAULT_FORWARD;
-    for (const s of forwarded) process.on(s, onSignal);
-    // Ctrl-\ stops nothing by itself: a program may handle it (a JVM prints its threads and goes
-    // on), so it is passed on, to the processes there now only (what a handler starts must not
-    // get it too), and ctxwrap waits for the command as before. At a terminal the kernel has sent
-    // it to the command already.
-    const onQuit = () => {
-      if (child?.pid !== undefined && !exited && !inTerminalForeground()) signalAll(look(), 'SIGQUIT', false);
-    };
-    process.on('SIGQUIT', onQuit);
+type PipedOutput = Extract<CaptureOutput, { pipe: OutputPipe }>;
 
-    const finish = (spawnError?: NodeJS.ErrnoException) => {
-      if (settled) return;
-      // Told to stop (a signal, the timeout): the command has gone, but what it started gets
-      // the rest of the grace period, then SIGKILL.
-      if (spawnError === undefined && killTimer !== undefined && !killed && treeAlive()) {
-        treeWait ??= setInterval(() => {
-          if (killed || !treeAlive()) {
-            clearInterval(treeWait);
-            treeWait = undefined;
-            finish();
-          }
-        }, 50);
-        return;
-      }
-      settled = true;
-      stopRelay();
-      for (const s of forwarded) process.off(s, onSignal);
-      process.off('SIGQUIT', onQuit);
-      clearTimeout(killTimer);
-      clearTimeout(timeoutTimer);
-      clearTimeout(drainTimer);
-      const pipesLeftOpen = openStreams > 0 && spawnError === undefined;
-      if (reader) {
-        if (pipesLeftOpen && piped) {
-          // A background process still holds the pipe: stop reading here (every byte taken so far
-          // has been handed on) and give the pipe to a drainer that outlives ctxwrap.
-          reader.pause();
-          piped.handOver(reader.fd);
-        }
-        reader.close();
-      } else if (pipesLeftOpen) {
-        // Stop reading: a background process still holds the pipes.
-        child.stdout?.destroy();
-        child.stderr?.destroy();
-      }
-      const result: CaptureResult = {
-        code: exited?.code ?? null,
-        signal: exited?.signal ?? null,
-        timedOut,
-        pipesLeftOpen,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-      };
-      if (spawnError) result.spawnError = spawnError;
-      if (interrupted) result.interrupted = interrupted;
-      resolvePromise(result);
-    };
+/** One command under capture, from its spawn to its result. */
+class Capture {
+  private readonly started = process.hrtime.bigint();
+  private readonly relay: StdinRelay | undefined;
+  private readonly piped: PipedOutput | undefined;
+  private readonly forwarded: readonly NodeJS.Signals[];
+  private readonly stopper: TreeStopper;
+  private child: ChildProcess | undefined;
+  private timedOut = false;
+  private interrupted: NodeJS.Signals | undefined;
+  private timeoutTimer: NodeJS.Timeout | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
+  private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private openStreams: number;
+  private reader: PipeReader | undefined;
+  private settled = false;
+  private treeWait: NodeJS.Timeout | undefined;
+  private stopRelay = () => {};
+  /** The pipe's ends that ctxwrap still holds (closed for nobody when the command cannot start). */
+  private writerOpen: boolean;
+  private readerOpen: boolean;
 
-    /** Closes the pipe's ends that ctxwrap holds for nobody now (the command could not start). */
-    let writerOpen = piped !== undefined;
-    let readerOpen = piped !== undefined;
-    const closeWriter = () => {
-      if (piped && writerOpen) closeQuietly(piped.pipe.writeFd);
-      writerOpen = false;
-    };
-    const closePipe = () => {
-      closeWriter();
-      if (reader) reader.close();
-      else if (piped && readerOpen) closeQuietly(piped.pipe.readFd);
-      readerOpen = false;
-      reader = undefined;
-    };
+  constructor(
+    private readonly req: CaptureRequest,
+    private readonly resolve: (result: CaptureResult) => void,
+  ) {
+    this.relay = typeof req.stdin === 'object' ? req.stdin : undefined;
+    this.piped = typeof req.output === 'object' ? req.output : undefined;
+    this.openStreams = req.output === 'inherit' ? 0 : this.piped ? 1 : 2;
+    this.writerOpen = this.piped !== undefined;
+    this.readerOpen = this.piped !== undefined;
+    this.forwarded = req.forward ?? DEFAULT_FORWARD;
+    this.stopper = new TreeStopper(
+      () => (this.exited ? undefined : this.child?.pid),
+      req.killGraceMs,
+      () => this.settled,
+    );
+  }
+
+  start(): void {
+    const { req, piped } = this;
+    for (const s of this.forwarded) process.on(s, this.onSignal);
+    process.on('SIGQUIT', this.onQuit);
     if (req.file === '') {
       // What a shell says for an empty command name (spawn would throw ERR_INVALID_ARG_VALUE).
-      closePipe();
-      finish(Object.assign(new Error('empty command name'), { code: 'ENOENT' }));
+      this.closePipe();
+      this.finish(Object.assign(new Error('empty command name'), { code: 'ENOENT' }));
       return;
     }
-    const out = output === 'inherit' ? 'inherit' : piped ? piped.pipe.writeFd : 'pipe';
+    const out = req.output === 'inherit' ? 'inherit' : piped ? piped.pipe.writeFd : 'pipe';
+    let child: ChildProcess;
     try {
       // The command stays in ctxwrap's process group: a kill of that group (how a harness stops
       // a tool, or a terminal's Ctrl-C) reaches both.
       child = spawn(req.file, [...req.args], {
         cwd: req.cwd,
         env: req.env,
-        stdio: [relay ? 'pipe' : (req.stdin as 'inherit' | 'ignore'), out, out],
+        stdio: [this.relay ? 'pipe' : (req.stdin as 'inherit' | 'ignore'), out, out],
       });
     } catch (error) {
-      closePipe();
-      finish(error as NodeJS.ErrnoException);
+      this.closePipe();
+      this.finish(error as NodeJS.ErrnoException);
       return;
     }
+    this.child = child;
     if (piped) {
       // The command has its end (spawn has run): ctxwrap keeps none open for writing, so that the
       // pipe ends when the command and whatever it started have closed theirs.
-      closeWriter();
+      this.closeWriter();
       if (child.pid !== undefined) {
-        reader = new PipeReader(piped.pipe.readFd, piped.onChunk);
-        reader.whenEnded(() => {
-          openStreams--;
-          if (openStreams === 0 && exited) finish();
-        });
+        this.reader = new PipeReader(piped.pipe.readFd, piped.onChunk);
+        this.reader.whenEnded(this.onEnd);
       }
     }
-
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (child.pid === undefined) {
-        closePipe();
-        finish(error);
+        this.closePipe();
+        this.finish(error);
       }
     });
-    if (relay && child.stdin) stopRelay = startRelay(relay, child.stdin);
-    const onEnd = () => {
-      openStreams--;
-      if (openStreams === 0 && exited) finish();
-    };
-    if (typeof output === 'function') {
-      const onChunk = output;
-      for (const name of ['stdout', 'stderr'] as const) {
-        const stream = child[name];
-        if (!stream) {
-          openStreams--;
-          continue;
-        }
-        stream.on('data', (chunk: Buffer) => onChunk(chunk, name));
-        stream.on('close', onEnd);
-        stream.on('error', () => {});
-      }
-    }
+    if (this.relay && child.stdin) this.stopRelay = startRelay(this.relay, child.stdin);
+    if (typeof req.output === 'function') this.openStreams -= readSockets(child, req.output, this.onEnd);
     child.on('exit', (code, signal) => {
-      exited = { code, signal };
-      if (openStreams === 0) {
-        finish();
+      this.exited = { code, signal };
+      if (this.openStreams === 0) {
+        this.finish();
         return;
       }
-      drainTimer = setTimeout(() => finish(), req.drainMs);
+      this.drainTimer = setTimeout(() => this.finish(), req.drainMs);
     });
     if (req.timeoutMs !== undefined) {
-      timeoutTimer = setTimeout(() => {
-        timedOut = true;
-        terminate('SIGTERM');
+      this.timeoutTimer = setTimeout(() => {
+        this.timedOut = true;
+        this.terminate('SIGTERM');
       }, req.timeoutMs);
     }
-  });
+  }
+
+  private readonly onEnd = (): void => {
+    this.openStreams--;
+    if (this.openStreams === 0 && this.exited) this.finish();
+  };
+
+  private terminate(signal: NodeJS.Signals | undefined): void {
+    if (this.child?.pid === undefined) return;
+    this.stopper.terminate(signal);
+  }
+
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    this.interrupted ??= signal;
+    // A Ctrl-C at a terminal reached the command already (it is in ctxwrap's foreground
+    // group): forwarding it too would make it arrive twice. The grace period still runs.
+    this.terminate(signal === 'SIGINT' && inTerminalForeground() ? undefined : signal);
+  };
+
+  // Ctrl-\ stops nothing by itself: a program may handle it (a JVM prints its threads and goes
+  // on), so it is passed on, to the processes there now only (what a handler starts must not
+  // get it too), and ctxwrap waits for the command as before. At a terminal the kernel has sent
+  // it to the command already.
+  private readonly onQuit = (): void => {
+    if (this.child?.pid !== undefined && !this.exited && !inTerminalForeground()) this.stopper.quit();
+  };
+
+  private finish(spawnError?: NodeJS.ErrnoException): void {
+    if (this.settled) return;
+    // Told to stop (a signal, the timeout): the command has gone, but what it started gets
+    // the rest of the grace period, then SIGKILL.
+    const stopper = this.stopper;
+    if (
+      spawnError === undefined &&
+      stopper.stopping &&
+      !stopper.killed &&
+      stopper.othersAlive(this.child?.pid)
+    ) {
+      this.treeWait ??= setInterval(() => {
+        if (stopper.killed || !stopper.othersAlive(this.child?.pid)) {
+          clearInterval(this.treeWait);
+          this.treeWait = undefined;
+          this.finish();
+        }
+      }, 50);
+      return;
+    }
+    this.settled = true;
+    this.stopRelay();
+    for (const s of this.forwarded) process.off(s, this.onSignal);
+    process.off('SIGQUIT', this.onQuit);
+    stopper.clear();
+    clearTimeout(this.timeoutTimer);
+    clearTimeout(this.drainTimer);
+    const pipesLeftOpen = this.openStreams > 0 && spawnError === undefined;
+    this.stopReading(pipesLeftOpen);
+    const result: CaptureResult = {
+      code: this.exited?.code ?? null,
+      signal: this.exited?.signal ?? null,
+      timedOut: this.timedOut,
+      pipesLeftOpen,
+      durationMs: Number(process.hrtime.bigint() - this.started) / 1e6,
+    };
+    if (spawnError) result.spawnError = spawnError;
+    if (this.interrupted) result.interrupted = this.interrupted;
+    this.resolve(result);
+  }
+
+  /** Stops reading the output; a pipe a background process still holds goes to the drainer. */
+  private stopReading(pipesLeftOpen: boolean): void {
+    if (this.reader) {
+      if (pipesLeftOpen && this.piped) {
+        // A background process still holds the pipe: stop reading here (every byte taken so far
+        // has been handed on) and give the pipe to a drainer that outlives ctxwrap.
+        this.reader.pause();
+        this.piped.handOver(this.reader.fd);
+      }
+      this.reader.close();
+    } else if (pipesLeftOpen) {
+      // Stop reading: a background process still holds the pipes.
+      this.child?.stdout?.destroy();
+      this.child?.stderr?.destroy();
+    }
+  }
+
+  private closeWriter(): void {
+    if (this.piped && this.writerOpen) closeQuietly(this.piped.pipe.writeFd);
+    this.writerOpen = false;
+  }
+
+  /** Closes the pipe's ends that ctxwrap holds for nobody now (the command could not start). */
+  private closePipe(): void {
+    this.closeWriter();
+    if (this.reader) this.reader.close();
+    else if (this.piped && this.readerOpen) closeQuietly(this.piped.pipe.readFd);
+    this.readerOpen = false;
+    this.reader = undefined;
+  }
+}
+
+/**
+ * Reads the command's stdout and stderr from two socket pairs into `onChunk`, calling `onEnd` as
+ * each closes; returns how many of the two the child does not have.
+ */
+function readSockets(
+  child: ChildProcess,
+  onChunk: (chunk: Buffer, stream: StreamName) => void,
+  onEnd: () => void,
+): number {
+  let missing = 0;
+  for (const name of ['stdout', 'stderr'] as const) {
+    const stream = child[name];
+    if (!stream) {
+      missing++;
+      continue;
+    }
+    stream.on('data', (chunk: Buffer) => onChunk(chunk, name));
+    stream.on('close', onEnd);
+    stream.on('error', () => {});
+  }
+  return missing;
 }
 
 function closeQuietly(fd: number): void {

@@ -11,7 +11,7 @@ declare const CTXWRAP_VERSION: string;
 export const VERSION = typeof CTXWRAP_VERSION === 'string' ? CTXWRAP_VERSION : '0.0.0-dev';
 
 /** What a declaration gets: where its action's exit code goes. */
-export interface CliContext {
+interface CliContext {
   setExit: (code: number) => void;
 }
 

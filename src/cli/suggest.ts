@@ -36,7 +36,7 @@ export function closestName(word: string, names: readonly string[]): string | un
 }
 
 /** True when `word` names an executable: a path, or a file in one of PATH's directories. */
-export function onPath(word: string, path: string | undefined): boolean {
+function onPath(word: string, path: string | undefined): boolean {
   if (word.includes('/')) return true;
   for (const dir of (path ?? '').split(':')) {
     try {

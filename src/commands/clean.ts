@@ -1,9 +1,10 @@
 /** `ctxwrap clean`: remove results past their time to live, or all of them; never a running one. */
 import { showControls } from '../controls.js';
 import { formatBytes } from '../format.js';
+import { commandText } from '../store/command-text.js';
 import { applyClean, type CleanRequest, planClean } from '../store/prune.js';
 import { openRunDir } from '../store/run-dir.js';
-import { commandText, formatAge, shorten } from './describe-result.js';
+import { formatAge, shorten } from './describe-result.js';
 
 export interface CleanOptions {
   runDir: string;

@@ -1,36 +1,10 @@
-/** How `list`, `clean` and `stats` name a result: its command on one line, its age, its size. */
+/** How `list`, `clean`, `stats`, `read` and `show` describe a result: its age, its size, a stored file cut short. */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { formatBytes } from '../format.js';
 import { countNewlinesBetween } from '../read/line-reader.js';
-import { maskArgv, maskCommandLine } from '../redact-command.js';
 import type { ResultMeta } from '../store/results.js';
 import { resultPaths } from '../store/results.js';
 import type { RunDir } from '../store/run-dir.js';
-import { cleanLine } from '../summary/clean.js';
-
-/**
- * The command as a person would type it, on one line: `npm test`, `grep -r 'a b' .`, its
- * secrets masked (`maskCommandLine`).
- */
-export function commandText(meta: Pick<ResultMeta, 'source' | 'command' | 'name'>): string {
-  let text: string;
-  if (meta.source === 'stdin') text = meta.name ? `${meta.name} (stdin)` : '(stdin)';
-  else if (meta.source === 'shell') text = meta.command[2] ?? '';
-  else text = meta.command.map(quote).join(' ');
-  return cleanLine(maskCommandLine(text).replace(/\s+/g, ' ').trim());
-}
-
-/** The command's argv with its secrets masked (`maskArgv`; a `-c` script as `maskCommandLine`). */
-export function maskedCommand(meta: Pick<ResultMeta, 'source' | 'command'>): string[] {
-  if (meta.source === 'shell') return meta.command.map((a, i) => (i === 2 ? maskCommandLine(a) : a));
-  return maskArgv(meta.command);
-}
-
-function quote(arg: string): string {
-  // A mask stands for a value, not for brackets a shell would see.
-  const plain = /^[\w@%+=:,./-]+$/.test(arg.replace(/\[redacted:[a-z-]+\]/g, 'x'));
-  return plain ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
 
 /** Cuts text to `max` characters, marking the cut. */
 export function shorten(text: string, max: number): string {

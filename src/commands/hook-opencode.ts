@@ -9,9 +9,10 @@
  */
 import { chmodSync, copyFileSync, lstatSync, writeFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { summariseStored } from '../capture/summarise-stored.js';
 import { resolveRunConfig } from '../config.js';
 import { decideCommand, SESSION_ID_PATTERN } from '../hook/claude-hook.js';
-import { allocateResult, planResult, summariseStored } from './finish.js';
+import { allocateResult, planResult } from '../store/allocate-result.js';
 
 export interface OpencodeHookOptions {
   env: NodeJS.ProcessEnv;

@@ -7,9 +7,9 @@
  * prints nothing and exits 0, so the command runs as the agent wrote it.
  */
 import { spawnSync } from 'node:child_process';
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { DEFAULT_MAX_OUTPUT_BYTES, resolveRunConfig } from '../config.js';
 import { resolveRunDir } from '../env.js';
 import { CtxwrapError } from '../errors.js';
@@ -29,12 +29,12 @@ import {
   settingsFiles,
 } from '../hook/permission-rules.js';
 import { shellQuote } from '../hook/quote.js';
+import { allocateResult, planResult } from '../store/allocate-result.js';
 import { appendLine } from '../store/append-line.js';
-import { allocateResult, planResult } from './finish.js';
 import { opencodeHook } from './hook-opencode.js';
 
 export interface HookOptions {
-  /** Which agent's protocol: only `claude` for now. */
+  /** Which agent's protocol: one of HOOK_AGENTS (claude, codex, gemini, opencode). */
   agent: string;
   /** The hook's JSON input (stdin). */
   input: string;
@@ -48,10 +48,10 @@ export interface HookOptions {
   print: (text: string) => void;
 }
 
-export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
+const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 
 /** Where a Claude Code session's results go. */
-export function sessionRunDir(env: NodeJS.ProcessEnv, sessionId: string): string {
+function sessionRunDir(env: NodeJS.ProcessEnv, sessionId: string): string {
   return join(resolveRunDir(undefined, env), 'sessions', sessionId);
 }
 
@@ -120,7 +120,7 @@ function claudeRules(parentPid: number, env: NodeJS.ProcessEnv, cwd: string | un
   return { ...rules, allow: [...rules.allow, ...ancestorAllowRules(parentPid)] };
 }
 
-export interface InShellContext {
+interface InShellContext {
   runDir: string;
   cwd: string;
   /** The agent's shell (`bash` or `zsh`), to check the wrapped text's syntax. */
@@ -143,7 +143,7 @@ export interface InShellContext {
  * running), then builds the in-shell text. Leaves the command alone when the agent's shell
  * does not read the wrapped text (a syntax check, `-n`) though it reads the original.
  */
-export function wrapInShell(
+function wrapInShell(
   plan: WrapPlan,
   ctx: InShellContext,
   opts: { allocate: boolean } = { allocate: true },
@@ -190,7 +190,7 @@ export function wrapInShell(
  * reset PATH, issue 22 #3): this node and the real path of ctxwrap's script. The wrapper checks
  * both still exist and runs the command unwrapped if not.
  */
-export function absoluteSelf(scriptPath: string): { command: string; needs: string[] } {
+function absoluteSelf(scriptPath: string): { command: string; needs: string[] } {
   const script = realpathSync(scriptPath);
   return {
     command: `${shellQuote(process.execPath)} ${shellQuote(script)}`,
@@ -319,28 +319,8 @@ function sessionStart(input: PreToolUseInput, opts: HookOptions): number {
   return explainOr(opts, `appended to ${file}: ${line.trim()}`);
 }
 
-/** How the agent's shell can call this ctxwrap: `ctxwrap` when that is on PATH, else its path. */
-export function selfCommand(scriptPath: string, env: NodeJS.ProcessEnv): string {
-  let self: string;
-  try {
-    self = realpathSync(scriptPath);
-  } catch {
-    return 'ctxwrap';
-  }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    try {
-      const candidate = join(dir, 'ctxwrap');
-      if (statSync(candidate).isFile() && realpathSync(candidate) === self) return 'ctxwrap';
-    } catch {
-      /* not there */
-    }
-  }
-  return shellQuote(self);
-}
-
 /** The shell Claude Code runs Bash commands in: bash, or zsh when that is the user's shell (by name, found on PATH). */
-export function agentShell(env: NodeJS.ProcessEnv): string {
+function agentShell(env: NodeJS.ProcessEnv): string {
   const chosen = env.CLAUDE_CODE_SHELL || env.SHELL || '';
   const name = basename(chosen);
   return name === 'zsh' ? 'zsh' : 'bash';

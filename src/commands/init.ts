@@ -19,10 +19,10 @@ import {
   withoutCtxwrapHooks,
 } from '../hook/claude-settings.js';
 import { isOurPlugin, opencodePlugin } from '../hook/opencode-plugin.js';
+import { selfCommand } from '../hook/self-command.js';
 import { PROMPT_MARKDOWN } from '../prompt-text.js';
 import { jsonWithoutComments, writeConfigFile } from '../store/edit-config-file.js';
 import { reason } from '../store/run-dir.js';
-import { selfCommand } from './hook.js';
 
 export interface InitOptions {
   agent: string;
@@ -37,7 +37,7 @@ export interface InitOptions {
   print: (text: string) => void;
 }
 
-export const INIT_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
+const INIT_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const;
 
 export function initAgent(opts: InitOptions): number {
   const door: AgentDoor | undefined = AGENT_DOORS[opts.agent];

@@ -2,16 +2,15 @@
 import { showControls } from '../controls.js';
 import { formatBytes, formatCount } from '../format.js';
 import { safeJson } from '../safe-json.js';
+import { commandText, maskedCommand } from '../store/command-text.js';
 import { readNote } from '../store/notes.js';
 import { maybePrune } from '../store/prune.js';
 import { type Entry, isExpired, listEntries, type ResultState } from '../store/registry.js';
 import { type ResultMeta, resultPaths } from '../store/results.js';
 import { openRunDir, type RunDir } from '../store/run-dir.js';
 import {
-  commandText,
   countStoredLines,
   formatAge,
-  maskedCommand,
   shorten,
   storageCut,
   storageCutText,
@@ -19,7 +18,7 @@ import {
 } from './describe-result.js';
 
 /** Colours for a terminal; list prints plain text without them. */
-export interface ListPaint {
+interface ListPaint {
   dim(text: string): string;
   /** Colours the exit column by outcome. */
   outcome(text: string, outcome: ResultState | 'ok' | 'failed'): string;
@@ -38,7 +37,7 @@ export interface ListOptions {
 }
 
 /** One result as `list --json` gives it. */
-export interface ListedResult {
+interface ListedResult {
   id: string;
   state: ResultState;
   startedAt: string;
@@ -61,7 +60,7 @@ export interface ListedResult {
   path: string;
 }
 
-export const DEFAULT_LIST_LIMIT = 50;
+const DEFAULT_LIST_LIMIT = 50;
 const COMMAND_WIDTH = 48;
 const NOTE_WIDTH = 80;
 

@@ -17,8 +17,9 @@ import { ownNodeEnv } from '../own-node-env.js';
 import { parseMeta, resultPaths } from '../store/results.js';
 import { ensureRunDir, runDirAt } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
-import { buildSummary, DEFAULT_BUDGET, renderSummary } from '../summary/render.js';
+import { buildSummary, renderSummary } from '../summary/render.js';
 import { keepBytesFor, summarize } from '../summary/summarize.js';
+import { DEFAULT_BUDGET } from '../summary-budget.js';
 
 /** How long a run request waits before it answers with the output so far. */
 export const DEFAULT_WAIT_MS = 50_000;
@@ -155,32 +156,9 @@ export class McpRuns {
       };
       o.signal.addEventListener('abort', onAbort);
       if (o.signal.aborted) onAbort();
-      void exited.then(() => {
-        const text = Buffer.concat(out).toString('utf8');
-        const warnings = Buffer.concat(err).toString('utf8');
-        if (child.pid === undefined || (exitCode === null && text === ''))
-          finish({
-            content: [
-              { type: 'text', text: `ctxwrap: could not start a run (${warnings.trim() || 'no process'})` },
-            ],
-            isError: true,
-          });
-        else if (unstored) {
-          const facts = {
-            id: 'not-stored',
-            path: '(not stored)',
-            exitCode: exitCode ?? 1,
-            durationMs: Date.now() - started,
-          };
-          const summary = renderSummary(
-            buildSummary(unstored.end(), facts, { budget: o.budget ?? DEFAULT_BUDGET }),
-          );
-          finish({ content: [{ type: 'text', text: summary + warnings }] });
-        } else if (text === '' && exitCode === EXIT_USAGE && warnings.startsWith('ctxwrap: '))
-          // The run refused its arguments (a bad timeout, say): the command never ran.
-          finish({ content: [{ type: 'text', text: warnings.trim() }], isError: true });
-        else finish({ content: [{ type: 'text', text: text + warnings } as const] });
-      });
+      void exited.then(() =>
+        finish(endedAnswer({ pid: child.pid, exitCode, out, err, unstored, started }, o)),
+      );
     });
   }
 
@@ -341,4 +319,43 @@ function readUpTo(file: string, max: number): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/** The answer once the run has ended: its summary (made here when nothing could be stored), or why there is none. */
+function endedAnswer(
+  r: {
+    pid: number | undefined;
+    exitCode: number | null;
+    out: Buffer[];
+    err: Buffer[];
+    unstored: Collector | undefined;
+    started: number;
+  },
+  o: StartOptions,
+): ToolText {
+  const text = Buffer.concat(r.out).toString('utf8');
+  const warnings = Buffer.concat(r.err).toString('utf8');
+  if (r.pid === undefined || (r.exitCode === null && text === ''))
+    return {
+      content: [
+        { type: 'text', text: `ctxwrap: could not start a run (${warnings.trim() || 'no process'})` },
+      ],
+      isError: true,
+    };
+  if (r.unstored) {
+    const facts = {
+      id: 'not-stored',
+      path: '(not stored)',
+      exitCode: r.exitCode ?? 1,
+      durationMs: Date.now() - r.started,
+    };
+    const summary = renderSummary(
+      buildSummary(r.unstored.end(), facts, { budget: o.budget ?? DEFAULT_BUDGET }),
+    );
+    return { content: [{ type: 'text', text: summary + warnings }] };
+  }
+  // The run refused its arguments (a bad timeout, say): the command never ran.
+  if (text === '' && r.exitCode === EXIT_USAGE && warnings.startsWith('ctxwrap: '))
+    return { content: [{ type: 'text', text: warnings.trim() }], isError: true };
+  return { content: [{ type: 'text', text: text + warnings } as const] };
 }

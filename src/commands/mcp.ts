@@ -53,15 +53,20 @@ async function collect(call: (print: (text: string) => void) => Promise<number>)
 }
 
 /** What the server tells a client at initialize: the prompt text, for these tools. */
-export const MCP_INSTRUCTIONS = `The tools of this server do what the ctxwrap command line does: run = \`ctxwrap -c\`, read = \`ctxwrap read\`, search = \`ctxwrap search\`, list, note. A run that takes longer than its wait (50 s) answers with the output so far and keeps running; read its id later.\n\n${promptText('markdown')}`;
+const MCP_INSTRUCTIONS = `The tools of this server do what the ctxwrap command line does: run = \`ctxwrap -c\`, read = \`ctxwrap read\`, search = \`ctxwrap search\`, list, note. A run that takes longer than its wait (50 s) answers with the output so far and keeps running; read its id later.\n\n${promptText('markdown')}`;
 
-export function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts)): McpServer {
+function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts)): McpServer {
   const server = new McpServer(
     { name: 'ctxwrap', version: opts.version },
     { instructions: MCP_INSTRUCTIONS },
   );
-  const base = { runDir: opts.runDir };
+  registerRun(server, opts, runs);
+  registerStoredTools(server, opts);
+  return server;
+}
 
+/** The `run` tool: runs a command under capture (see McpRuns). */
+function registerRun(server: McpServer, opts: McpOptions, runs: McpRuns): void {
   server.registerTool(
     'run',
     {
@@ -117,7 +122,11 @@ export function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts))
       }
     },
   );
+}
 
+/** The tools on what is stored: read, search, list and note, as the command line has them. */
+function registerStoredTools(server: McpServer, opts: McpOptions): void {
+  const base = { runDir: opts.runDir };
   server.registerTool(
     'read',
     {
@@ -212,8 +221,6 @@ export function buildServer(opts: McpOptions, runs: McpRuns = new McpRuns(opts))
     },
     async ({ id, text }) => collect((print) => noteResult({ ...base, id, text, print })),
   );
-
-  return server;
 }
 
 /**

@@ -10,7 +10,7 @@ import { record } from '../store/ledger.js';
 import { openStoredOutput, readMeta, resultPaths } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
 
-export const DEFAULT_PAGER = 'less -R';
+const DEFAULT_PAGER = 'less -R';
 
 export interface OpenOptions {
   runDir: string;

@@ -38,7 +38,7 @@ import { cutLine, inert } from '../summary/render.js';
 import { storageCut, storageCutText } from './describe-result.js';
 
 /** Default of `--max-chars`: about a thousand tokens. */
-export const DEFAULT_MAX_CHARS = 4000;
+const DEFAULT_MAX_CHARS = 4000;
 const NEWLINE = Buffer.from('\n');
 /** Room for a line's number (`1234567: `) within `--max-chars`. */
 const LINE_NUMBER_ROOM = 12;

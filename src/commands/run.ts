@@ -92,17 +92,7 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
     closePipe(await pipeMade);
     return runUnstored(opts, `cannot write to ${dir.results}: ${reason(error)}`, latch);
   }
-  const meta: ResultMeta = {
-    version: 1,
-    id,
-    command: opts.command,
-    source: opts.source,
-    cwd: opts.cwd,
-    startedAt: new Date().toISOString(),
-    state: 'running',
-    pid: process.pid,
-  };
-  if (opts.name) meta.name = opts.name;
+  const meta = runningMeta(opts, id);
   const storeErrors: string[] = [];
   try {
     writeMeta(dir, meta);
@@ -148,19 +138,8 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
     result = await running;
   }
 
-  // The run directory (or the file) was removed while the command ran: make it again and keep
-  // what was captured, rather than lose it with the last descriptor.
-  let recovered = false;
-  let lost: string | undefined;
-  if (sink.isRemoved()) {
-    try {
-      dir = ensureRunDir(opts.runDir);
-      sink.moveTo(paths.output);
-      recovered = true;
-    } catch (error) {
-      lost = reason(error);
-    }
-  }
+  const kept = keepIfRemoved(sink, opts.runDir, paths.output);
+  if (kept.dir) dir = kept.dir;
   sink.close();
   const piped = {
     bytes: seen,
@@ -192,16 +171,61 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   } catch {
     /* pruning is housekeeping: it never changes how the run ends */
   }
-  if (lost !== undefined)
-    opts.warn(
-      `the run directory was removed while ${id} ran and could not be made again (${lost}); nothing of its output is stored, the summary above is of the whole output`,
-    );
-  else if (finished.warning) opts.warn(finished.warning);
-  else if (finished.storeErrors.length > 0)
-    opts.warn(`the output of ${id} is stored but its record may be incomplete (${finished.storeErrors[0]})`);
-  else if (recovered)
-    opts.warn(`the run directory was removed while ${id} ran; made it again and stored the output`);
+  warnAfterRun(opts.warn, id, kept, finished);
   return ending.exitCode;
+}
+
+/** The record of a run that starts now. */
+function runningMeta(opts: RunOptions, id: string): ResultMeta {
+  const meta: ResultMeta = {
+    version: 1,
+    id,
+    command: opts.command,
+    source: opts.source,
+    cwd: opts.cwd,
+    startedAt: new Date().toISOString(),
+    state: 'running',
+    pid: process.pid,
+  };
+  if (opts.name) meta.name = opts.name;
+  return meta;
+}
+
+/**
+ * The run directory (or the file) was removed while the command ran: makes it again and keeps
+ * what was captured, rather than lose it with the last descriptor.
+ */
+function keepIfRemoved(
+  sink: OutputFile,
+  runDir: string,
+  output: string,
+): { dir?: RunDir; recovered: boolean; lost?: string } {
+  if (!sink.isRemoved()) return { recovered: false };
+  try {
+    const dir = ensureRunDir(runDir);
+    sink.moveTo(output);
+    return { dir, recovered: true };
+  } catch (error) {
+    return { recovered: false, lost: reason(error) };
+  }
+}
+
+/** The one warning a run ends with, if any: the worst of what went wrong in storing it. */
+function warnAfterRun(
+  warn: (text: string) => void,
+  id: string,
+  kept: { recovered: boolean; lost?: string },
+  finished: { warning?: string; storeErrors: string[] },
+): void {
+  if (kept.lost !== undefined)
+    warn(
+      `the run directory was removed while ${id} ran and could not be made again (${kept.lost}); nothing of its output is stored, the summary above is of the whole output`,
+    );
+  else if (finished.warning) warn(finished.warning);
+  else if (finished.storeErrors.length > 0)
+    warn(`the output of ${id} is stored but its record may be incomplete (${finished.storeErrors[0]})`);
+  else if (kept.recovered)
+    warn(`the run directory was removed while ${id} ran; made it again and stored the output`);
 }
 
 /** Runs the child, unless a signal came before it could start. */
@@ -241,7 +265,7 @@ function closePipe(pipe: OutputPipe | undefined): void {
   closeSync(pipe.writeFd);
 }
 
-export interface SignalLatch {
+interface SignalLatch {
   /** The first signal that reached ctxwrap, if any. */
   readonly first: NodeJS.Signals | undefined;
   /** Calls `fn` on each signal from now on; returns the function that stops it. */
@@ -275,7 +299,7 @@ function latchSignals(): SignalLatch {
 const HELD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 /** Turns how the child ended into ctxwrap's exit status, as a shell would report it. */
-export function describeEnding(
+function describeEnding(
   result: CaptureResult,
   opts: Pick<RunOptions, 'timeoutMs' | 'command' | 'source'>,
 ): Ending {

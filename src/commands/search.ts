@@ -7,6 +7,7 @@ import { resolveTtl } from '../env.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import { formatBytes } from '../format.js';
 import { commandOf, renderHits, renderJson } from '../search/format.js';
+import { longLined } from '../search/long-lines.js';
 import { type EarlyScan, search, startScan } from '../search/search.js';
 import { queryTerms } from '../search/tokenize.js';
 import { shieldFor } from '../shield.js';
@@ -18,7 +19,7 @@ import { openRunDir, type RunDir } from '../store/run-dir.js';
 import { readFileNoFollow } from '../store/safe-open.js';
 
 /** Most hits one search returns (the CLI and the MCP tool alike). */
-export const MAX_SEARCH_LIMIT = 100;
+const MAX_SEARCH_LIMIT = 100;
 
 export interface SearchCommandOptions {
   runDir: string;
@@ -65,7 +66,7 @@ function notesIn(files: ResultFile[]): Map<string, string> {
  * The ids of the results whose id matches `glob` (fast-glob syntax over the names of the stored
  * outputs: `tsc_*`, `{npm,tsc}_*`, `*_8f*`). A pattern that could name anything but an id is refused.
  */
-export async function idsMatching(dir: RunDir, glob: string): Promise<Set<string>> {
+async function idsMatching(dir: RunDir, glob: string): Promise<Set<string>> {
   if (glob === '' || /[/\\]/.test(glob) || glob.startsWith('.') || glob.length > 200)
     throw new CtxwrapError(
       `--in takes a pattern of result ids such as 'tsc_*' or '{npm,tsc}_*' (got '${glob.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}')`,
@@ -144,6 +145,17 @@ export async function searchResults(opts: SearchCommandOptions): Promise<number>
     scanned = startScan(dir, ids, terms);
   }
   const all = scanned ? await listEntriesYielding(files) : listEntries(dir);
+  // Outputs of very long lines are scanned in JS (long-lines.ts): known once their metadata is
+  // read, they are left to search's JS scan and the engine restarted without them (rare).
+  const long = new Set(all.filter(longLined).map((e) => e.meta.id));
+  if (scanned?.ids.some((i) => long.has(i))) {
+    scanned.stop();
+    scanned = startScan(
+      dir,
+      scanned.ids.filter((i) => !long.has(i)),
+      terms,
+    );
+  }
   const now = Date.now();
   let scope = all.filter((e) => !isExpired(e, ttlMs, now));
   if (id !== undefined) {

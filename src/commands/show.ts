@@ -10,8 +10,9 @@ import {
 } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
 import { Collector } from '../summary/collector.js';
-import { buildSummary, DEFAULT_BUDGET, DEFAULT_TAIL_RATIO, renderSummary } from '../summary/render.js';
+import { buildSummary, renderSummary } from '../summary/render.js';
 import { keepBytesFor } from '../summary/summarize.js';
+import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from '../summary-budget.js';
 import { storageCut, storageCutText } from './describe-result.js';
 
 export interface ShowOptions {
@@ -44,7 +45,7 @@ export async function showResult(opts: ShowOptions): Promise<number> {
  * Summarises a stored output that has no saved summary: a run still going, or one cut off.
  * `fd`, when given, is the output already opened (and closed here); otherwise `path` is opened.
  */
-export async function summarizeStored(path: string, meta: ResultMeta, fd?: number): Promise<string> {
+async function summarizeStored(path: string, meta: ResultMeta, fd?: number): Promise<string> {
   const budget = meta.summary?.budget ?? DEFAULT_BUDGET;
   const collector = new Collector({ keepBytes: keepBytesFor(budget) });
   let bytes = 0;

@@ -6,11 +6,12 @@
 import { showControls } from '../controls.js';
 import { formatBytes, formatCount, formatTokens } from '../format.js';
 import { safeJson } from '../safe-json.js';
+import { commandText } from '../store/command-text.js';
 import { readLedger } from '../store/ledger.js';
 import { isExpired, listEntries } from '../store/registry.js';
 import { openRunDir } from '../store/run-dir.js';
 import { estimateTokens } from '../tokens.js';
-import { commandText, shorten, storedBytes } from './describe-result.js';
+import { shorten, storedBytes } from './describe-result.js';
 
 export interface StatsOptions {
   runDir: string;
@@ -22,7 +23,7 @@ export interface StatsOptions {
 }
 
 /** One result's share: its output, its summary, and what was read back from it. */
-export interface ResultStats {
+interface ResultStats {
   id: string;
   command: string;
   bytes: number;
@@ -32,7 +33,7 @@ export interface ResultStats {
   readBackBytes: number;
 }
 
-export interface Stats {
+interface Stats {
   runDir: string;
   results: number;
   running: number;
@@ -53,7 +54,7 @@ export interface Stats {
 
 const TOP = 5;
 
-export function computeStats(runDir: string, ttlMs: number, now = Date.now()): Stats {
+function computeStats(runDir: string, ttlMs: number, now = Date.now()): Stats {
   const dir = openRunDir(runDir);
   const entries = listEntries(dir).filter((e) => !isExpired(e, ttlMs, now));
   const perResult = new Map<string, ResultStats>();

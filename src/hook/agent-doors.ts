@@ -15,7 +15,7 @@
 import { join } from 'node:path';
 import { CLAUDE_LAYOUT, type HookLayout } from './claude-settings.js';
 
-export interface Where {
+interface Where {
   global: boolean;
   cwd: string;
   env: NodeJS.ProcessEnv;

@@ -45,7 +45,7 @@ export function allowedByRules(command: string, parsed: ParsedLine, allow: reado
 }
 
 /** True when one allow rule matches one part (a simple command as written). */
-export function ruleAllows(rule: string, part: string): boolean {
+function ruleAllows(rule: string, part: string): boolean {
   const m = /^\s*Bash\s*(?:\(([\s\S]*)\))?\s*$/.exec(rule);
   if (!m) return false;
   const pattern = m[1]?.trim();

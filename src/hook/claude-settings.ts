@@ -21,16 +21,13 @@ interface Group {
 type Settings = Record<string, unknown>;
 
 /** The events ctxwrap hooks, with the matcher of each (none for SessionStart). */
-export interface HookEvent {
+interface HookEvent {
   event: string;
   matcher?: string;
 }
 
 /** Claude Code's events: PreToolUse for Bash, SessionStart. */
-export const CTXWRAP_EVENTS: HookEvent[] = [
-  { event: 'PreToolUse', matcher: 'Bash' },
-  { event: 'SessionStart' },
-];
+const CTXWRAP_EVENTS: HookEvent[] = [{ event: 'PreToolUse', matcher: 'Bash' }, { event: 'SessionStart' }];
 
 /** How a settings file of one agent holds ctxwrap's hooks. */
 export interface HookLayout {

@@ -11,7 +11,7 @@
  * `tool.execute.before`: a rewrite there (the first version of this plugin) made every
  * `permission.bash` allow rule miss (issue 22 #5), and no later hook can change the command.
  */
-export const PLUGIN_MARK =
+const PLUGIN_MARK =
   '// ctxwrap plugin: written by `ctxwrap init opencode`, removed by `ctxwrap init opencode --uninstall`.';
 
 /** True for a plugin file ctxwrap wrote. */

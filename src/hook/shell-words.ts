@@ -61,9 +61,9 @@ const RESERVED = new Set([
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
 /** Longest command line the reader takes; a longer one is left alone. */
-export const MAX_LINE = 256 * 1024;
+const MAX_LINE = 256 * 1024;
 /** Most time the reader may take on one line; past it the line is left alone. */
-export const PARSE_DEADLINE_MS = 200;
+const PARSE_DEADLINE_MS = 200;
 
 /**
  * Splits a command line into simple commands. Throws `ShellParseError` when it cannot, when the
@@ -122,19 +122,9 @@ export function parseShell(line: string, deadlineMs = PARSE_DEADLINE_MS): Parsed
     }
     const redirection = REDIRECTIONS.find((r) => line.startsWith(r, i));
     if (redirection) {
-      i += redirection.length;
-      if (redirection === '<<' || redirection === '<<-') {
-        while (line[i] === ' ' || line[i] === '\t') i++;
-        const start = i;
-        const delimiter = readWord(line, i, subs);
-        if (delimiter.end === start) throw new ShellParseError('a here-document without a delimiter');
-        i = delimiter.end;
-        pending.push({ delimiter: delimiter.word.text, stripTabs: redirection === '<<-' });
-      } else if ((redirection === '>&' || redirection === '<&') && /[0-9-]/.test(line[i] ?? '')) {
-        while (/[0-9-]/.test(line[i] ?? '')) i++;
-      } else {
-        redirectTarget = true;
-      }
+      const read = readRedirection(line, i + redirection.length, redirection, pending, subs);
+      i = read.end;
+      if (read.wantsTarget) redirectTarget = true;
       continue;
     }
     const op = OPERATORS.find((o) => line.startsWith(o, i));
@@ -171,6 +161,32 @@ export function parseShell(line: string, deadlineMs = PARSE_DEADLINE_MS): Parsed
     substitutions: subs,
     operators,
   };
+}
+
+/**
+ * The rest of a redirection operator that starts at `i`: a here-document's delimiter (its body is
+ * read at the next newline), a file descriptor to duplicate (`>&2`), or else a target word to come.
+ */
+function readRedirection(
+  line: string,
+  i: number,
+  redirection: string,
+  pending: { delimiter: string; stripTabs: boolean }[],
+  subs: string[],
+): { end: number; wantsTarget: boolean } {
+  if (redirection === '<<' || redirection === '<<-') {
+    while (line[i] === ' ' || line[i] === '\t') i++;
+    const start = i;
+    const delimiter = readWord(line, i, subs);
+    if (delimiter.end === start) throw new ShellParseError('a here-document without a delimiter');
+    pending.push({ delimiter: delimiter.word.text, stripTabs: redirection === '<<-' });
+    return { end: delimiter.end, wantsTarget: false };
+  }
+  if ((redirection === '>&' || redirection === '<&') && /[0-9-]/.test(line[i] ?? '')) {
+    while (/[0-9-]/.test(line[i] ?? '')) i++;
+    return { end: i, wantsTarget: false };
+  }
+  return { end: i, wantsTarget: true };
 }
 
 /** The command words of a simple command: its words after reserved words such as `if`, `do`, `!`. */

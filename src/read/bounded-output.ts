@@ -161,7 +161,7 @@ export class BoundedOutput {
 }
 
 /** Sorted line numbers as compact ranges: [1,2,3,7] → `1-3,7`. */
-export function rangesText(lines: number[]): string {
+function rangesText(lines: number[]): string {
   const parts: string[] = [];
   for (let i = 0; i < lines.length; ) {
     let j = i;

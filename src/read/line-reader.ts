@@ -33,8 +33,8 @@ export interface ReaderOptions {
   maxLine?: number;
 }
 
-export const DEFAULT_CHUNK = 1 << 20;
-export const DEFAULT_MAX_LINE = 64 << 20;
+const DEFAULT_CHUNK = 1 << 20;
+const DEFAULT_MAX_LINE = 64 << 20;
 
 /** Reads a file forward in blocks that end at a newline. */
 export class BlockReader {

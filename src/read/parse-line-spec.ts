@@ -27,7 +27,7 @@ export type LineSpec =
   | GrepRequest;
 
 /** The forms `--lines` accepts, as every error message lists them. */
-export const ACCEPTED_LINE_SPECS =
+const ACCEPTED_LINE_SPECS =
   'first:N, last:N, A-B, A- (to the end), N, lists such as 1-20,900-950, grep:PATTERN, grep:/PATTERN/i';
 
 /** Flags a `grep:/PATTERN/flags` may carry; g and m change nothing when lines are tested one by one. */

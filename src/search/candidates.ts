@@ -32,18 +32,38 @@ export function pickCandidates(
   column: number[],
   weight: number[],
   k: number,
+  /** Decides binary on the content of an output holding candidates: true marks it so. */
+  binaryAt: (src: number) => boolean = () => false,
 ): { candidates: Candidate[]; matched: Map<number, Matched> } {
+  const found = windowsOf(sources, column, weight);
+  let candidates = choose(sources, column, found, k);
+  // Binary is decided on the outputs of the candidates (no hit shows binary): the windows of
+  // those found binary are dropped and the best k chosen again among the others.
+  const binary = new Set([...new Set(candidates.map((c) => c.src))].filter((i) => binaryAt(i)));
+  if (binary.size > 0) {
+    const keep = found.src.flatMap((i, j) => (binary.has(i) ? [] : [j]));
+    for (const i of binary) found.matched.delete(i);
+    found.src = keep.map((j) => found.src[j]!);
+    found.win = keep.map((j) => found.win[j]!);
+    found.key = keep.map((j) => found.key[j]!);
+    candidates = choose(sources, column, found, k);
+  }
+  return { candidates, matched: found.matched };
+}
+
+/** Every readable window of the outputs that are not binary (`src`, `win`, `key` side by side). */
+interface Found {
+  src: number[];
+  win: number[];
+  key: number[];
+  matched: Map<number, Matched>;
+}
+
+function windowsOf(sources: Source[], column: number[], weight: number[]): Found {
   const src: number[] = [];
   const win: number[] = [];
   const key: number[] = [];
   const matched = new Map<number, Matched>();
-  const recency = sources
-    .map((_, i) => i)
-    .sort((a, b) => sources[a]!.entry.startedMs - sources[b]!.entry.startedMs);
-  const rank = new Float64Array(sources.length);
-  recency.forEach((s, r) => {
-    rank[s] = r;
-  });
   sources.forEach((s, i) => {
     if (s.scan.binary || column.every((c) => (s.scan.windows[c]?.length ?? 0) === 0)) return;
     // A window is read back from the matches the scan kept in it: windows without one are left out.
@@ -100,6 +120,19 @@ export function pickCandidates(
     }
     if (windows.length > 0) matched.set(i, { windows, masks });
   });
+  return { src, win, key, matched };
+}
+
+/** The best `k` of the windows found, with the matches the scan kept inside them. */
+function choose(sources: Source[], column: number[], found: Found, k: number): Candidate[] {
+  const { src, win, key } = found;
+  const recency = sources
+    .map((_, i) => i)
+    .sort((a, b) => sources[a]!.entry.startedMs - sources[b]!.entry.startedMs);
+  const rank = new Float64Array(sources.length);
+  recency.forEach((s, r) => {
+    rank[s] = r;
+  });
   // The best k: every window above the k-th key, then the ties newest first, earliest window first.
   let chosen: number[];
   if (key.length <= k) chosen = key.map((_, j) => j);
@@ -149,7 +182,7 @@ export function pickCandidates(
       }
     }
   }
-  return { candidates: [...byWindow.values()].filter((c) => c.anchors.length > 0), matched };
+  return [...byWindow.values()].filter((c) => c.anchors.length > 0);
 }
 
 export function readPieces(sources: Source[], candidates: Candidate[]): void {

@@ -1,12 +1,8 @@
 /**
- * Chunking: a stored output is indexed in blocks of BLOCK_LINES lines, and searched in windows
- * of two adjacent blocks, so that every pair of lines less than BLOCK_LINES + 1 apart share a
- * window (a commit hash four lines above the subject that matched) while each line is indexed
- * once. A hit shows the lines of its window that matched, with CONTEXT lines around them.
+ * The lines a search hit shows (its matching lines with CONTEXT lines around them, at most
+ * MAX_SNIPPET_LINES), and the splitting of a stored output's bytes into lines.
  */
 
-/** Lines in one indexed block. */
-export const BLOCK_LINES = 4;
 /** Lines of context shown above the first and below the last matching line of a hit. */
 export const CONTEXT = 3;
 /** Most lines one hit shows. */

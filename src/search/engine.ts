@@ -3,8 +3,8 @@
  * @vscode/ripgrep dependency ships it inside a per-platform optional package, no download at
  * install), else GNU grep. Both are asked for the same thing and print it byte for byte alike,
  * `name:line:offset:match` per match (-aobnHFi: text, only the match, its byte offset and line
- * number, file name, fixed strings, ASCII case folding), so one parser reads either
- * (scan.ts's grepParser). ripgrep takes a third of grep's time on rare and absent words.
+ * number, file name, fixed strings, ASCII case folding); ripgrep prints each name once, on a
+ * line before its matches (--heading). One parser reads either (engine-output.ts). ripgrep takes a third of grep's time on rare and absent words.
  * When neither can be run, the caller scans in JS (scan.ts's scanFile): same results.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -21,7 +21,18 @@ const ARGS: Record<Engine['name'], string[]> = {
   // it; the caller runs two processes when there are many files). --no-unicode: ASCII case
   // folding as grep's in the C locale (`ſ` is no `s`); -E none: no transcoding of a UTF-16 BOM;
   // --no-config, --no-ignore: nothing from the user's rg set-up or ignore files.
-  rg: ['-j1', '-aobnHFi', '--no-unicode', '-E', 'none', '--no-config', '--no-ignore', '--color=never'],
+  // --heading: each output's name once, before its matches (engine-output.ts).
+  rg: [
+    '-j1',
+    '-aobnHFi',
+    '--heading',
+    '--no-unicode',
+    '-E',
+    'none',
+    '--no-config',
+    '--no-ignore',
+    '--color=never',
+  ],
   grep: ['-aobnHFi'],
 };
 
@@ -51,7 +62,13 @@ export function engines(): Engine[] {
  * (relative to `cwd`), its stdout on a pipe. Throws when it cannot be started synchronously;
  * an executable that is missing shows as the child's 'error' event.
  */
-export function spawnEngine(engine: Engine, patterns: string[], files: string[], cwd: string): ChildProcess {
+export function spawnEngine(
+  engine: Engine,
+  patterns: string[],
+  files: string[],
+  cwd: string,
+  signal?: AbortSignal,
+): ChildProcess {
   return spawn(
     engine.command,
     [...ARGS[engine.name], ...patterns.flatMap((p) => ['-e', p]), '--', ...files],
@@ -59,6 +76,7 @@ export function spawnEngine(engine: Engine, patterns: string[], files: string[],
       cwd,
       env: { ...process.env, LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'ignore'],
+      ...(signal ? { signal } : {}),
     },
   );
 }

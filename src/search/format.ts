@@ -5,9 +5,9 @@
  * frame. The text is bounded by `maxChars`; hits that do not fit are counted as more.
  */
 
-import { commandText } from '../commands/describe-result.js';
 import { formatCount } from '../format.js';
 import { safeJson } from '../safe-json.js';
+import { commandText } from '../store/command-text.js';
 import type { ResultMeta } from '../store/results.js';
 import { cleanLine } from '../summary/clean.js';
 import { cutLine, inert, repeatMarker } from '../summary/render.js';

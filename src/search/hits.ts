@@ -84,13 +84,48 @@ export function pickHits(
     byKey.set(key, { hit, runs: new Set([entry]) });
     hits.push(hit);
   }
-  // The rest: every window the scan found, sharing no block with a hit, counted without
-  // overlapping each other; and the results found by their note alone.
+  const { more, moreWithAll } = countRest(ranked, matched, taken, coverage, full, groups);
+  // Matched against the text as printed: a hit whose words are all inside masked credentials
+  // is no hit (else a secret could be probed one character at a time).
+  const shownHits = hits.map((h) => finished(h, opts, words)).filter((h) => h !== undefined);
+  return {
+    hits: shownHits,
+    more: shownHits.length === 0 ? 0 : more,
+    moreWithAll: shownHits.length === 0 ? 0 : moreWithAll,
+  };
+}
+
+/**
+ * The rest: every window the scan found, sharing no block with a hit, counted without
+ * overlapping each other; and the results found by their note alone.
+ */
+function countRest(
+  ranked: Candidate[],
+  matched: Map<number, Matched>,
+  taken: Map<number, Set<number>>,
+  coverage: (mask: number) => number,
+  full: number,
+  groups: { toGroups: (wordMask: number) => number; rejected: Set<number> },
+): { more: number; moreWithAll: number } {
   // A ranked window's words are minisearch's (near spellings included), the others the scan's.
   let more = 0;
   let moreWithAll = 0;
   const rankedMask = new Map(ranked.map((c) => [windowKey(c.src, c.window), c.mask]));
-  // A plain loop: a common word has 10^5 windows.
+  // Per output, whether any of its windows was ranked or rejected (most were neither).
+  const looked = new Set([
+    ...ranked.map((c) => c.src),
+    ...[...groups.rejected].map((k) => Math.floor(k / 2 ** 32)),
+  ]);
+  // A plain loop: a common word has 10^5 windows (and few distinct masks).
+  const groupsOf = new Map<number, number>();
+  const toGroups = (m: number) => {
+    let g = groupsOf.get(m);
+    if (g === undefined) {
+      g = groups.toGroups(m);
+      groupsOf.set(m, g);
+    }
+    return g;
+  };
   const covers = new Map<number, boolean>();
   const all = (mask: number) => {
     let yes = covers.get(mask);
@@ -102,14 +137,16 @@ export function pickHits(
   };
   for (const [src, { windows, masks }] of matched) {
     const t = taken.get(src);
+    const seen = looked.has(src);
     let last = -3;
     for (let j = 0; j < windows.length; j++) {
       const x = windows[j]!;
       if ((t && (t.has(x) || t.has(x + 1))) || x <= last + 1) continue;
-      const key = windowKey(src, x);
+      const key = seen ? windowKey(src, x) : -1;
       // A window holding only some parts of a word typed whole is no match.
       const mask =
-        rankedMask.get(key) ?? (groups.rejected.has(key) ? 0 : groups.toGroups(masks ? masks[j]! : 1));
+        (seen ? rankedMask.get(key) : undefined) ??
+        (seen && groups.rejected.has(key) ? 0 : toGroups(masks ? masks[j]! : 1));
       if (mask === 0) continue;
       more++;
       if (all(mask)) moreWithAll++;
@@ -121,14 +158,7 @@ export function pickHits(
     more++;
     if (coverage(c.mask) >= full) moreWithAll++;
   }
-  // Matched against the text as printed: a hit whose words are all inside masked credentials
-  // is no hit (else a secret could be probed one character at a time).
-  const shownHits = hits.map((h) => finished(h, opts, words)).filter((h) => h !== undefined);
-  return {
-    hits: shownHits,
-    more: shownHits.length === 0 ? 0 : more,
-    moreWithAll: shownHits.length === 0 ? 0 : moreWithAll,
-  };
+  return { more, moreWithAll };
 }
 
 /** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */

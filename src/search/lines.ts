@@ -8,7 +8,7 @@ import { closeSync, readSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
 
 /** Bytes read on each side of a match. */
-export const AROUND = 8 * 1024;
+const AROUND = 8 * 1024;
 /** How far back or forward the ends of a cut line are looked for (to say how much was cut). */
 const FIND_END = 8 << 20;
 

@@ -45,7 +45,18 @@ export interface Ranked {
 }
 
 /** minisearch, told the statistics of the whole store before it scores. */
-class WindowIndex extends MiniSearch<{ id: number; text: string }> {
+class WindowIndex extends MiniSearch<{ id: number; text: string; length: number }> {
+  /**
+   * Sets each window's length to all its distinct terms: its text holds only those a query
+   * word can match (minisearch would count every term, then index only those).
+   */
+  useLengths(docs: { id: number; length: number }[]): void {
+    for (const d of docs) {
+      const lengths = this._fieldLength.get(this._idToShortId.get(d.id)!);
+      if (lengths) lengths[0] = d.length;
+    }
+  }
+
   useGlobalStats(documents: number, avgLength: number): void {
     this._documentCount = documents;
     this._avgFieldLength = this._avgFieldLength.map(() => avgLength);
@@ -109,6 +120,15 @@ export function rankWindows(
   const localDf = new Map<string, number>();
   let unique = 0;
   let bytes = 0;
+  // Every term counts in a window's length; only those a query word can match are indexed
+  // (given to minisearch at all), which keeps its work and its tree small.
+  const matchable = (t: string) =>
+    words.some((w) =>
+      w.near
+        ? w.near.has(t)
+        : t === w.label || t === INSIDE + w.label || (w.label.length >= MIN_PREFIX && t.startsWith(w.label)),
+    );
+  const isMatchable = new Map<string, boolean>();
   // Windows overlap (and re-runs repeat lines): each distinct line is tokenized once.
   const texts = docs.map((d) => {
     const terms = termsOf(d.lines, labels, cache);
@@ -116,22 +136,24 @@ export function rankWindows(
     unique += distinct.size;
     for (const line of d.lines) bytes += Buffer.byteLength(line) + 1;
     for (const t of distinct) localDf.set(t, (localDf.get(t) ?? 0) + 1);
-    return { id: d.id, text: terms.join(' ') };
+    const kept: string[] = [];
+    for (const t of terms) {
+      let yes = isMatchable.get(t);
+      if (yes === undefined) {
+        yes = matchable(t);
+        isMatchable.set(t, yes);
+      }
+      if (yes) kept.push(t);
+    }
+    return { id: d.id, text: kept.join(' '), length: distinct.size };
   });
-  // Every term counts in a window's length; only those a query word can match are indexed
-  // (minisearch leaves out a term processTerm drops), which keeps its tree small.
-  const matchable = (t: string) =>
-    words.some((w) =>
-      w.near
-        ? w.near.has(t)
-        : t === w.label || t === INSIDE + w.label || (w.label.length >= MIN_PREFIX && t.startsWith(w.label)),
-    );
   const index = new WindowIndex({
     fields: ['text'],
     tokenize: (text) => (text === '' ? [] : text.split(' ')),
-    processTerm: (t) => (matchable(t) ? t : null),
+    processTerm: (t) => t,
   });
   index.addAll(texts);
+  index.useLengths(texts);
   const n = Math.max(store.windows, docs.length);
   const avg = bytes > 0 ? Math.max(1, (unique / bytes) * (store.bytes / Math.max(1, store.windows))) : 1;
   index.useGlobalStats(n, avg);

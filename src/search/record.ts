@@ -19,7 +19,7 @@ export const MAX_UP_BYTES = 128 * 1024;
 const MAX_HEADER = 2048;
 
 /** Leading blanks, and `│` / `|` of a drawn tree, counted as indentation (a tab as 8). */
-export function indentOf(text: string): number {
+function indentOf(text: string): number {
   let n = 0;
   for (const ch of text) {
     if (ch === ' ' || ch === '│' || ch === '|') n++;
@@ -33,7 +33,7 @@ const FIELD = /^[A-Za-z][\w-]*:\s+\S/;
 const OPENS = /:\s*$|^[^\p{L}\p{N}\s]{0,4}\s*\p{Lu}{3,}\b|^[\p{Lu}][\w]*(?:Error|Exception)\b|^Traceback\b/u;
 
 /** True when an unindented line opens a block (see the module comment). */
-export function opensBlock(text: string, afterBlank: boolean): boolean {
+function opensBlock(text: string, afterBlank: boolean): boolean {
   if (indentOf(text) !== 0 || FIELD.test(text)) return false;
   return afterBlank || OPENS.test(text);
 }
@@ -49,7 +49,25 @@ export function recordHeader(
   const indent = indentOf(line.text);
   if (indent < 0 || line.start <= 0 || line.n <= 1) return undefined;
   if (indent === 0 && opensBlock(line.text, false)) return undefined;
-  const from = Math.max(0, line.start - MAX_UP_BYTES);
+  // Most headers are a few lines up: a small read first, the whole MAX_UP_BYTES only when the
+  // walk gets to the top of it (the same answer either way).
+  const near = headerAbove(fd, line, indent, FIRST_READ);
+  return near === TOP ? (headerAbove(fd, line, indent, MAX_UP_BYTES) as Header | undefined) : near;
+}
+
+type Header = { n: number; text: string };
+/** The walk reached the top of what was read before deciding. */
+const TOP = Symbol('top');
+/** Bytes read above a hit first. */
+const FIRST_READ = 16 * 1024;
+
+function headerAbove(
+  fd: number,
+  line: { n: number; start: number },
+  indent: number,
+  bytes: number,
+): Header | undefined | typeof TOP {
+  const from = Math.max(0, line.start - bytes);
   const buf = Buffer.allocUnsafe(line.start - from);
   let got = 0;
   while (got < buf.length) {
@@ -58,12 +76,14 @@ export function recordHeader(
     got += r;
   }
   // The lines above, nearest first (the first one read may be cut: it is used only as the line
-  // before another).
+  // before another, and not at all in a first read that stops short of MAX_UP_BYTES).
   const text = buf.subarray(0, got).toString('utf8');
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  const short = from > 0 && bytes < MAX_UP_BYTES;
   const firstWhole = from === 0 ? 0 : 1;
   for (let k = lines.length - 1, up = 1; k >= firstWhole && up <= MAX_UP; k--, up++) {
+    if (short && k <= 1) return TOP;
     const raw = lines[k]!;
     if (raw.length > MAX_HEADER) continue;
     const t = cleanLine(raw);
@@ -79,5 +99,5 @@ export function recordHeader(
     const afterBlank = k > 0 && indentOf(cleanLine(lines[k - 1]!)) < 0;
     if (opensBlock(t, afterBlank)) return { n, text: t };
   }
-  return undefined;
+  return short ? TOP : undefined;
 }

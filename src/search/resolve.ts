@@ -9,7 +9,7 @@
 import type { QueryTerm } from './tokenize.js';
 
 /** Most query words used. */
-export const MAX_TERMS = 16;
+const MAX_TERMS = 16;
 const MIN_FUZZY = 6;
 
 /** Every token of the query trees, each once, the wholes first. */

@@ -9,17 +9,20 @@ import { closeSync, readSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
 import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
 import { type Engine, engines, spawnEngine } from './engine.js';
+import { grepParser } from './engine-output.js';
+
+export { grepParser };
 
 const CHUNK = 1 << 20;
 /** Matches kept per output and word (counting goes on past it: the statistics stay exact). */
-export const MAX_KEPT = 64;
+const MAX_KEPT = 64;
 /**
  * Matches kept per output beyond those, in windows that hold two or more matches (the windows
  * ranked first, wherever they are in the output).
  */
-export const MAX_DENSE = 64;
+const MAX_DENSE = 64;
 
-export interface Match {
+interface Match {
   /** Index of the literal in the list scanned for. */
   word: number;
   /** Byte offset of the match in the output. */
@@ -72,10 +75,18 @@ function newlinesBefore(fd: number, buf: Buffer, end: number): number {
   return n;
 }
 
-function findAll(view: Buffer, limit: number, forms: Buffer[], w: number, found: number[]): void {
+/**
+ * Appends the matches of each of `forms` before `limit` to `found` (offset, literal), each
+ * form's in ascending order; returns how many forms matched.
+ */
+function findAll(view: Buffer, limit: number, forms: Buffer[], w: number, found: number[]): number {
+  let matched = 0;
   for (const form of forms) {
+    const from = found.length;
     for (let i = view.indexOf(form); i !== -1 && i < limit; i = view.indexOf(form, i + 1)) found.push(i, w);
+    if (found.length > from) matched++;
   }
+  return matched;
 }
 
 /** One buffer for every scan of this process (outputs are scanned one after the other). */
@@ -116,7 +127,8 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
         if (limit === 0) limit = Math.max(1, got - longest + 1);
       }
       found.length = 0;
-      for (let w = 0; w < literals.length; w++) findAll(view, limit, literals[w]!, w, found);
+      let lists = 0;
+      for (let w = 0; w < literals.length; w++) lists += findAll(view, limit, literals[w]!, w, found);
       if (found.length > 0) {
         if (!counting) {
           // Binary is decided on the content, once an output has something to show.
@@ -129,19 +141,35 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
           counting = true;
           newlines = pos > 0 ? newlinesBefore(fd, spare(), pos) : 0;
         }
-        // Matches in output order: offset and literal packed in one number, sorted natively.
-        const order = new Float64Array(found.length / 2);
-        for (let k = 0; k < order.length; k++) order[k] = found[2 * k]! * 64 + found[2 * k + 1]!;
-        order.sort();
-        let at = 0;
-        for (const packed of order) {
-          const i = Math.floor(packed / 64);
-          const w = packed - i * 64;
-          newlines += countNewlines(view, at, i);
-          at = i;
-          note(out, kept, w, pos + i, newlines + 1);
+        // The newlines before each match, counted from the previous one with a cursor on the next
+        // newline: a line longer than the chunk holding many matches costs one pass, not one
+        // search to the chunk's end per match.
+        let nl = view.indexOf(10);
+        const upTo = (i: number) => {
+          while (nl !== -1 && nl < i) {
+            newlines++;
+            nl = view.indexOf(10, nl + 1);
+          }
+        };
+        if (lists === 1) {
+          // The matches of one form: in order already, nothing to sort.
+          const w = found[1]!;
+          for (let k = 0; k < found.length; k += 2) {
+            upTo(found[k]!);
+            note(out, kept, w, pos + found[k]!, newlines + 1);
+          }
+        } else {
+          // Matches in output order: offset and literal packed in one number, sorted natively.
+          const order = new Float64Array(found.length / 2);
+          for (let k = 0; k < order.length; k++) order[k] = found[2 * k]! * 64 + found[2 * k + 1]!;
+          order.sort();
+          for (const packed of order) {
+            const i = Math.floor(packed / 64);
+            upTo(i);
+            note(out, kept, packed - i * 64, pos + i, newlines + 1);
+          }
         }
-        newlines += countNewlines(view, at, limit);
+        upTo(limit);
       } else if (counting) {
         newlines += countNewlines(view, 0, limit);
       }
@@ -233,9 +261,11 @@ export async function scanWithGrep(
   names: string[],
   literals: Buffer[][],
   choice: Engine[] = engines(),
+  signal?: AbortSignal,
 ): Promise<Scanned[] | undefined> {
   for (const engine of choice) {
-    const got = await scanWith(engine, cwd, names, literals);
+    const got = await scanWith(engine, cwd, names, literals, signal);
+    if (signal?.aborted) return undefined;
     if (got !== 'unrunnable') return got;
   }
   return undefined;
@@ -246,6 +276,7 @@ async function scanWith(
   cwd: string,
   names: string[],
   literals: Buffer[][],
+  signal?: AbortSignal,
 ): Promise<Scanned[] | undefined | 'unrunnable'> {
   // Made for an output at its first match (most outputs have none, and grep starts sooner).
   const out: (Scanned | undefined)[] = [];
@@ -277,18 +308,25 @@ async function scanWith(
             patterns,
             group.map((i) => names[i]!),
             cwd,
+            signal,
           );
         } catch {
           resolve('unrunnable');
           return;
         }
-        const parse = grepParser(names, group, forms, (f, w, offset, line) => {
-          if (!out[f]) {
-            out[f] = emptyScan(literals.length);
-            kept[f] = keeper(literals.length);
-          }
-          note(out[f], kept[f]!, w, offset, line);
-        });
+        const parse = grepParser(
+          names,
+          group,
+          forms,
+          (f, w, offset, line) => {
+            if (!out[f]) {
+              out[f] = emptyScan(literals.length);
+              kept[f] = keeper(literals.length);
+            }
+            note(out[f], kept[f]!, w, offset, line);
+          },
+          engine.name === 'rg',
+        );
         child.stdout!.on('data', parse);
         // Not started (missing, not executable): the next engine; a close follows, or not.
         child.on('error', () => resolve('unrunnable'));
@@ -299,66 +337,6 @@ async function scanWith(
   if (ends.includes('unrunnable')) return 'unrunnable';
   if (ends.includes('failed')) return undefined;
   return scanned();
-}
-
-/**
- * A reader of `grep -obnH` output (`name:line:offset:match` per line) over the outputs
- * `names[i]` for i in `group`, which grep reports in that order: works on the bytes as they
- * come, with no string made per match (a common word has tens of thousands).
- */
-export function grepParser(
-  names: string[],
-  group: number[],
-  forms: { bytes: Buffer; word: number }[],
-  found: (file: number, word: number, offset: number, line: number) => void,
-): (chunk: Buffer) => void {
-  const named = group.map((i) => Buffer.from(`${names[i]!}:`, 'latin1'));
-  let at = 0;
-  let rest: Buffer | undefined;
-  /** True when `x` is at `buf[a...]`, before `end`. */
-  const startsWith = (buf: Buffer, a: number, end: number, x: Buffer) => {
-    if (a + x.length > end) return false;
-    for (let i = 0; i < x.length; i++) if (x[i] !== buf[a + i]) return false;
-    return true;
-  };
-  // One line, `buf[start, nl)`: the name is the current output's or a later one's, then the two
-  // numbers are read where they must be, and the match compared with the forms.
-  const line = (buf: Buffer, start: number, nl: number) => {
-    if (!startsWith(buf, start, nl, named[at]!)) {
-      let next = at + 1;
-      while (next < named.length && !startsWith(buf, start, nl, named[next]!)) next++;
-      if (next === named.length) return;
-      at = next;
-    }
-    let i = start + named[at]!.length;
-    let n = 0;
-    for (let x = buf[i++]!; x !== 58; x = buf[i++]!) {
-      if (i > nl) return;
-      n = n * 10 + x - 48;
-    }
-    let offset = 0;
-    for (let x = buf[i++]!; x !== 58; x = buf[i++]!) {
-      if (i > nl) return;
-      offset = offset * 10 + x - 48;
-    }
-    for (const form of forms) {
-      if (form.bytes.length === nl - i && startsWith(buf, i, nl, form.bytes)) {
-        found(group[at]!, form.word, offset, n);
-        return;
-      }
-    }
-  };
-  return (chunk: Buffer) => {
-    // The line cut at the end of the previous chunk goes in front (a chunk is 64 KiB: the copy
-    // costs less than a second path for one line).
-    const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
-    let start = 0;
-    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-      line(buf, start, nl);
-      start = nl + 1;
-    }
-    rest = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
-  };
 }
 
 /** Lowercases ASCII letters only (what grep -i folds in the C locale). */

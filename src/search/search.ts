@@ -12,6 +12,7 @@ import { cleanLine } from '../summary/clean.js';
 import { pickCandidates, readPieces } from './candidates.js';
 import { type Group, groupMask, PHRASE_BOOST, phraseOf, windowGroups } from './groups.js';
 import { pickHits } from './hits.js';
+import { longLined } from './long-lines.js';
 import type { Doc, Word } from './rank.js';
 import { chooseWords, formsFor, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
 import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
@@ -30,26 +31,30 @@ import {
 export type { EarlyScan, Hit, HitLine, Outcome, SearchOptions } from './types.js';
 
 /** Most windows read back and ranked by minisearch. */
-export const MAX_CANDIDATES = 300;
+const MAX_CANDIDATES = 300;
 /**
  * Windows ranked for `limit` hits: the scan's counts already order them (query words held,
  * rare words first, matches per window), so minisearch needs only the best few dozen to choose
  * the hits among (re-runs of one command collapse, so a hit may use up several).
  */
-export const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(40, 10 * limit));
+const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(40, 10 * limit));
 /** Score a query word found in a result's note adds to its hits. */
 const NOTE_SCORE = 2;
 
 /** Starts the grep scan of the outputs of `ids` for `terms` (see search's `scanned`). */
 export function startScan(dir: RunDir, ids: string[], terms: QueryTerm[]): EarlyScan {
   const forms = formsFor(terms, literalsOf(terms), formsOf);
+  const stop = new AbortController();
   return {
     ids,
     scans: scanWithGrep(
       dir.results,
       ids.map((id) => `${id}.txt`),
       forms,
+      undefined,
+      stop.signal,
     ),
+    stop: () => stop.abort(),
   };
 }
 const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -106,11 +111,17 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     // A result that the early scan did not cover (written since) is scanned here, in JS.
     if (early) scans = entries.map((e, i) => early[at.get(e.meta.id) ?? -1] ?? scanFile(paths[i]!, forms));
   } else if (opts.scan !== 'js') {
-    scans = await scanWithGrep(
+    // Outputs of very long lines in JS (see long-lines.ts), the others by the engine.
+    const byEngine = entries.flatMap((e, i) => (longLined(e) ? [] : [i]));
+    const found = await scanWithGrep(
       dir.results,
-      paths.map((p) => basename(p)),
+      byEngine.map((i) => basename(paths[i]!)),
       forms,
     );
+    if (found) {
+      const at = new Map(byEngine.map((i, k) => [i, k]));
+      scans = paths.map((p, i) => found[at.get(i) ?? -1] ?? scanFile(p, forms));
+    }
   }
   scans ??= paths.map((p) => scanFile(p, forms));
   const notes = entries.map((e) => opts.noteOf(e));
@@ -163,14 +174,12 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
   // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
   const k = candidatesFor(opts.limit);
-  let { candidates, matched } = pickCandidates(sources, column, weight, k);
-  let binary = false;
-  for (const src of new Set(candidates.map((c) => c.src))) {
-    if (sources[src]!.scan.binary || !isBinaryOutput(sources[src]!.path)) continue;
-    sources[src]!.scan.binary = true;
-    binary = true;
-  }
-  if (binary) ({ candidates, matched } = pickCandidates(sources, column, weight, k));
+  const { candidates, matched } = pickCandidates(sources, column, weight, k, (src) => {
+    const s = sources[src]!;
+    if (s.scan.binary || !isBinaryOutput(s.path)) return false;
+    s.scan.binary = true;
+    return true;
+  });
   readPieces(sources, candidates);
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
   // Words found nowhere may be typos of words in the candidate windows: near spellings there

@@ -52,7 +52,7 @@ function isWordChar(text: string, i: number, c: number): boolean {
 /**
  * Calls `emit` with every compound of `text`, as it is written (case kept, joiners trimmed).
  */
-export function forEachCompound(text: string, emit: (compound: string) => void): void {
+function forEachCompound(text: string, emit: (compound: string) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -75,7 +75,7 @@ function keep(token: string): string | undefined {
 }
 
 /** The words of one segment: split at `. - _ @ # + ~ $` and camelCase humps, lowercased. */
-export function wordsOf(segment: string): string[] {
+function wordsOf(segment: string): string[] {
   const out: string[] = [];
   for (const piece of segment.split(WORD_SPLIT)) {
     const parts = /[a-z][A-Z]|[A-Z]{2}[a-z]/.test(piece) ? piece.replace(CAMEL, '$1$2 ').split(' ') : [piece];
@@ -88,7 +88,7 @@ export function wordsOf(segment: string): string[] {
 }
 
 /** The segments of a compound: split at `/`, `\` and `:`, joiners trimmed (case kept). */
-export function segmentsOf(compound: string): string[] {
+function segmentsOf(compound: string): string[] {
   const out: string[] = [];
   for (const s of compound.split(SEGMENT_SPLIT)) {
     const t = s.replace(/^[.\-_@#+~$]+|[.\-_@#+~$]+$/, '');

@@ -72,6 +72,8 @@ export interface EarlyScan {
   ids: string[];
   /** Per id; undefined when grep could not run (then every output is scanned in JS). */
   scans: Promise<Scanned[] | undefined>;
+  /** Ends the scan (its processes are killed; `scans` resolves undefined). */
+  stop: () => void;
 }
 
 export interface Source {

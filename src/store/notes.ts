@@ -15,9 +15,9 @@ import type { RunDir } from './run-dir.js';
 import { readFileNoFollow } from './safe-open.js';
 
 /** Longest note kept, in characters. */
-export const NOTE_MAX_CHARS = 300;
+const NOTE_MAX_CHARS = 300;
 
-export function notePath(dir: RunDir, id: string): string {
+function notePath(dir: RunDir, id: string): string {
   return join(dir.results, `${validateId(id)}.note`);
 }
 

@@ -16,11 +16,11 @@ import { writeAtomic } from './results.js';
 import type { RunDir } from './run-dir.js';
 
 /** Files of no result (a crash between creating an output and its metadata) wait this long. */
-export const ORPHAN_GRACE_MS = 60_000;
+const ORPHAN_GRACE_MS = 60_000;
 /** Opportunistic pruning runs at most this often per run directory. */
-export const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
-export interface CleanTarget {
+interface CleanTarget {
   id: string;
   /** The registry entry; absent for files that belong to no result. */
   entry?: Entry;
@@ -129,7 +129,7 @@ export function applyClean(dir: RunDir, plan: CleanPlan, request: CleanRequest):
  * Removes `<run_dir>/index/`, the search index of ctxwrap 0.1 (it holds the words of every
  * output). A link there is removed, not followed.
  */
-export function removeLegacyIndex(dir: RunDir): void {
+function removeLegacyIndex(dir: RunDir): void {
   const path = join(dir.root, 'index');
   try {
     const st = lstatSync(path);

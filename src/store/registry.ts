@@ -24,7 +24,7 @@ export interface Entry {
  * incomplete (7 days, the default time to live), so that a pid held by another process cannot
  * keep it running for ever.
  */
-export const UNVERIFIED_RUNNING_MS = 7 * 86_400_000;
+const UNVERIFIED_RUNNING_MS = 7 * 86_400_000;
 
 export function stateOf(meta: ResultMeta, now = Date.now()): ResultState {
   if (meta.state === 'complete') return 'complete';

@@ -261,11 +261,6 @@ export function writerLiveness(meta: ResultMeta): Liveness {
   return 'unverified';
 }
 
-/** True when the process that writes a running result is gone: the result is incomplete. */
-export function isAbandoned(meta: ResultMeta): boolean {
-  return meta.state === 'running' && writerLiveness(meta) === 'gone';
-}
-
 function lastPointer(dir: RunDir, cwd: string, command: readonly string[]): string {
   const key = fnv1a(`${cwd}\0${command.join('\0')}`)
     .toString(16)

@@ -9,7 +9,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** Thrown when the path opened is a FIFO, a device or a directory rather than a regular file. */
-export class NotRegularFile extends Error {
+class NotRegularFile extends Error {
   readonly code = 'ENOTREG';
   constructor(readonly path: string) {
     super(`${path} is not a regular file`);
@@ -42,7 +42,7 @@ export function readFileNoFollow(path: string): string {
 }
 
 /** Reads a whole regular file without following a link. */
-export function readBytesNoFollow(path: string): Buffer {
+function readBytesNoFollow(path: string): Buffer {
   const { fd, size } = checkedOpenSized(path, O_RDONLY);
   try {
     // One read for a file that is not growing (a short read of a regular file is its end): a

@@ -28,14 +28,14 @@ export interface Unit {
 }
 
 export const cost = (text: string) => text.length + 1;
-export const PREFIX_COST = 7;
+const PREFIX_COST = 7;
 /** What a line costs printed, with the line-number prefix it may get. */
 export const entryCost = (e: Entry) => cost(e.text) + (e.role === 'meta' ? 0 : PREFIX_COST);
 /** What a gap marker costs, about. */
 export const MARKER_COST = 40;
 
 const range = (from: number, to: number) => (from === to ? `${from}` : `${from}-${to}`);
-export const gapMarker = (from: number, to: number) =>
+const gapMarker = (from: number, to: number) =>
   `[ctxwrap: ${formatCount(to - from + 1)} line${to === from ? '' : 's'} omitted, ${range(from, to)}]`;
 /** The line that stands for `n` more copies of the line above it (summary and search hits). */
 export const repeatMarker = (n: number) => `[ctxwrap: previous line repeated ${formatCount(n)} more times]`;

@@ -8,9 +8,9 @@ import { fnv1a } from './hash.js';
 
 /** How many salient lines' text a fingerprint keeps, and how long each may be. */
 export const TEXTS_MAX = 20;
-export const TEXT_MAX = 200;
+const TEXT_MAX = 200;
 /** How many gone lines a comparison names. */
-export const GONE_NAMED = 3;
+const GONE_NAMED = 3;
 
 interface Kept {
   hash: number;

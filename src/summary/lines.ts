@@ -5,7 +5,7 @@
 import { formatCount } from '../format.js';
 import type { Shield } from '../shield.js';
 import { cleanLines } from './clean.js';
-import type { Collected } from './collector.js';
+import type { Collected } from './collected.js';
 
 /** Cuts a line to at most `cap` characters, keeping its start and end. */
 export function cutLine(text: string, cap: number): string {
@@ -13,7 +13,7 @@ export function cutLine(text: string, cap: number): string {
 }
 
 /** Shows the start of `start` and the end of `end` of a line `total` characters long. */
-export function cutEdges(start: string, end: string, total: number, cap: number): string {
+function cutEdges(start: string, end: string, total: number, cap: number): string {
   const note = (n: number) => `…[${formatCount(n)} chars omitted]…`;
   const room = Math.max(8, cap - note(total).length);
   const headChars = Math.ceil(room * 0.6);

@@ -4,10 +4,11 @@
  */
 import { formatBytes, formatCount, formatDuration, formatTokens } from '../format.js';
 import { inertLine, type Shield, shieldFor } from '../shield.js';
+import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from '../summary-budget.js';
 import { estimateTokens } from '../tokens.js';
 import { cost, repeatMarker, size } from './assemble.js';
 import { cleanLines, showControls } from './clean.js';
-import type { Collected } from './collector.js';
+import type { Collected } from './collected.js';
 import { cutLine } from './lines.js';
 import { select } from './select.js';
 
@@ -57,8 +58,6 @@ export interface Summary {
   finalNewline?: boolean;
 }
 
-export const DEFAULT_BUDGET = 2000;
-export const DEFAULT_TAIL_RATIO = 0.7;
 const MIN_BUDGET = 200;
 
 /**

@@ -20,7 +20,7 @@ export interface Salience {
  * them. Each is a regex source starting with a literal lower-case letter, grouped by first letter
  * in the guard (a factored alternation runs several times faster than a flat one).
  */
-export const GUARD_WORDS = [
+const GUARD_WORDS = [
   'err',
   'fail',
   'warn',
@@ -98,9 +98,6 @@ const GUARD_SYMBOLS = [
   '^==\\d+==',
   '\\be\\d{3,5}\\b',
 ];
-
-/** A PEM private-key BEGIN or END marker. */
-export const KEY_MARKER = /-----(BEGIN|END) [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
 
 const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -253,6 +250,22 @@ export function hintWords(command: readonly string[]): string[] {
  * grouped by, so that `Argument of type 'number'` stands apart from 27 `Argument of type 'string'`.
  */
 export function template(line: string, keepQuoted = false): string {
+  const memo = keepQuoted ? quotedMemo : plainMemo;
+  let key = memo.get(line);
+  if (key === undefined) {
+    if (memo.size >= MEMO) memo.clear();
+    key = maskVariable(line, keepQuoted);
+    memo.set(line, key);
+  }
+  return key;
+}
+
+/** Templates of the lines seen last (the summary asks for a held line's several times). */
+const MEMO = 4096;
+const plainMemo = new Map<string, string>();
+const quotedMemo = new Map<string, string>();
+
+function maskVariable(line: string, keepQuoted: boolean): string {
   return line
     .trim()
     .replace(/'[^']*'|"[^"]*"|`[^`]*`|‘[^’]*’|“[^”]*”/g, (q) => (keepQuoted ? q.replace(/\d+/g, '#') : 'Q'))

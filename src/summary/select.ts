@@ -19,7 +19,7 @@ import {
   type Unit,
 } from './assemble.js';
 import { blockOf, parentOf } from './blocks.js';
-import type { Candidate, Collected, NumberedLine } from './collector.js';
+import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { cutLine, knownLines } from './lines.js';
 import { inert, type Role } from './render.js';
 import { shape, template } from './salience.js';

@@ -41,4 +41,25 @@ describe('search candidates', () => {
     // The dense block is the hit; the 100 single lines are 100 more (40 windows were ranked).
     expect(r.stdout).toMatch(/\n\[ctxwrap search\] 100 more hits: add words/);
   });
+
+  it('finds a word in an output of one 3 MB line beside ordinary outputs (scanned in JS, issue 20 #13)', async () => {
+    // The engine's early scan includes it; once the metadata says its lines are a MiB long on
+    // average, the scan is started again without it and it is scanned in JS: both find it.
+    const runDir = join(tempDir(), 'run');
+    const long = await storeText(
+      runDir,
+      'bundle',
+      `${'x'.repeat(1_500_000)} quokka ${'y'.repeat(1_500_000)}\n`,
+    );
+    const plain = await storeText(runDir, 'plain', `${filler(20).join('\n')}\nquokka registry down\n`);
+    const r = await ctxwrap(['search', '--run-dir', runDir, 'quokka']);
+    expect(r.exitCode).toBe(0);
+    expect(
+      frames(r.stdout)
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual([long, plain].sort());
+    expect(r.stdout).toMatch(/x quokka y/);
+    expect(r.stdout).toContain('21: quokka registry down');
+  });
 });

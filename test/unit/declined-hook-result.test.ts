@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { allocateResult, planResult } from '../../src/commands/finish.js';
 import { listResults } from '../../src/commands/list.js';
+import { allocateResult, planResult } from '../../src/store/allocate-result.js';
 import { planClean } from '../../src/store/prune.js';
 import { openRunDir } from '../../src/store/run-dir.js';
 import { inProcess, tempDir } from '../support.js';

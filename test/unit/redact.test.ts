@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  mask,
-  mightHoldSecret,
-  Redactor,
-  redact,
-  redactLine,
-  SECRET_KINDS,
-  type SecretKind,
-} from '../../src/redact.js';
+import { mightHoldSecret, Redactor, redact, redactLine } from '../../src/redact.js';
+import { mask, SECRET_KINDS, type SecretKind } from '../../src/secret-kinds.js';
 
 // ---- The corpus (fixtures/secrets/*.txt; the file headers describe the format) ----
 

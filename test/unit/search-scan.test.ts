@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ripgrepPath } from '../../src/search/engine.js';
 import { formsOf, grepParser, type Scanned, scanFile, scanWithGrep } from '../../src/search/scan.js';
 import { tempDir } from '../support.js';
 
@@ -72,6 +73,30 @@ describe('scan', () => {
     expect(byJs.every((s) => s.windows[0]!.length > 10)).toBe(true);
   });
 
+  it('scans a line longer than its chunk, full of matches, in one pass (issue 20 #13)', () => {
+    // 8 MiB on one line, a match every 8 bytes (1,048,576), then a second line: counting
+    // newlines up to each match from its chunk's end cost a chunk per match (over a minute here;
+    // now a second: the bound below is that of a pass, not a measurement).
+    const dir = tempDir();
+    const path = join(dir, 'one_line.txt');
+    const line = 'Refused '.repeat(1_048_576);
+    writeFileSync(path, `${line}\nrefused at last\n`);
+    const s = scanFile(path, [formsOf('refused')]);
+    expect(s.lines).toBe(2);
+    expect(s.bytes).toBe(line.length + 17);
+    // Window 0 holds lines 1-8: every match of both lines.
+    expect(s.windows[0]).toEqual([0]);
+    expect(s.counts[0]).toEqual([1_048_577]);
+    const last = s.matches.find((m) => m.line === 2);
+    expect(
+      s.matches
+        .filter((m) => m.line === 1)
+        .slice(0, 3)
+        .map((m) => m.offset),
+    ).toEqual([0, 8, 16]);
+    expect(last === undefined || last.offset === line.length + 1).toBe(true);
+  }, 10_000);
+
   it("grep's output is read the same wherever its chunks are cut", () => {
     const dir = tempDir();
     const names = ['a_1.txt', 'b_2.txt', 'c_3.txt'];
@@ -99,6 +124,31 @@ describe('scan', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: raw.length }), { maxLength: 40 }), (cuts) => {
         expect(read(cuts)).toEqual(whole);
+      }),
+    );
+    // ripgrep's --heading form (each name once, before its matches) reads the same, however cut.
+    const rg = ripgrepPath();
+    if (!rg) return;
+    const headed = execFileSync(
+      rg,
+      ['-j1', '-aobnHFi', '--heading', '--no-config', '-e', 'error', '-e', 'refused', '--', ...names],
+      { cwd: dir },
+    );
+    expect(headed.length).toBeLessThan(raw.length);
+    const readHeaded = (cuts: number[]) => {
+      const got: number[][] = [];
+      const parse = grepParser(names, [0, 1, 2], forms, (...m) => got.push(m), true);
+      let from = 0;
+      for (const cut of [...cuts].sort((a, b) => a - b)) {
+        parse(headed.subarray(from, cut));
+        from = cut;
+      }
+      parse(headed.subarray(from));
+      return got;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: headed.length }), { maxLength: 40 }), (cuts) => {
+        expect(readHeaded(cuts)).toEqual(whole);
       }),
     );
   });

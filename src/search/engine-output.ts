@@ -1,0 +1,96 @@
+/**
+ * Reading a search engine's matches as it prints them (engine.ts): grep's `name:line:offset:match`
+ * per line, or ripgrep's `--heading` form, where the name is printed once on a line of its own
+ * before its output's matches (`line:offset:match`), a blank line between outputs: half the bytes
+ * of a common word's tens of thousands of matches, and no name to compare on every line.
+ */
+
+/**
+ * A reader of the engine's output over the outputs `names[i]` for i in `group`, which it reports
+ * in that order: works on the bytes as they come, with no string made per match. `heading`: the
+ * ripgrep form (see the module's comment).
+ */
+export function grepParser(
+  names: string[],
+  group: number[],
+  forms: { bytes: Buffer; word: number }[],
+  found: (file: number, word: number, offset: number, line: number) => void,
+  heading = false,
+): (chunk: Buffer) => void {
+  const named = group.map((i) => Buffer.from(heading ? names[i]! : `${names[i]!}:`, 'latin1'));
+  // The output whose matches these are: in the heading form, none before the first name.
+  let at = heading ? -1 : 0;
+  let current = !heading;
+  let expectName = heading;
+  let rest: Buffer | undefined;
+  /** True when `x` is at `buf[a...]`, before `end`. */
+  const startsWith = (buf: Buffer, a: number, end: number, x: Buffer) => {
+    if (a + x.length > end) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== buf[a + i]) return false;
+    return true;
+  };
+  /** The output named by the line `buf[start, nl)` (a name has no `:`), from the current on. */
+  const heads = (buf: Buffer, start: number, nl: number) => {
+    let next = at + 1;
+    while (
+      next < named.length &&
+      !(nl - start === named[next]!.length && startsWith(buf, start, nl, named[next]!))
+    )
+      next++;
+    current = next < named.length;
+    if (current) at = next;
+  };
+  // One line, `buf[start, nl)`: a name (of the current output or a later one's), then the two
+  // numbers are read where they must be, and the match compared with the forms.
+  const line = (buf: Buffer, start: number, nl: number) => {
+    let i = start;
+    if (heading) {
+      // A name comes first, and after each blank line (a match is never blank).
+      if (nl === start) {
+        expectName = true;
+        return;
+      }
+      if (expectName) {
+        expectName = false;
+        heads(buf, start, nl);
+        return;
+      }
+      if (!current) return;
+    } else {
+      if (!startsWith(buf, start, nl, named[at]!)) {
+        let next = at + 1;
+        while (next < named.length && !startsWith(buf, start, nl, named[next]!)) next++;
+        if (next === named.length) return;
+        at = next;
+      }
+      i += named[at]!.length;
+    }
+    let n = 0;
+    for (let x = buf[i++]!; x !== 58; x = buf[i++]!) {
+      if (i > nl) return;
+      n = n * 10 + x - 48;
+    }
+    let offset = 0;
+    for (let x = buf[i++]!; x !== 58; x = buf[i++]!) {
+      if (i > nl) return;
+      offset = offset * 10 + x - 48;
+    }
+    for (const form of forms) {
+      if (form.bytes.length === nl - i && startsWith(buf, i, nl, form.bytes)) {
+        found(group[at]!, form.word, offset, n);
+        return;
+      }
+    }
+  };
+  return (chunk: Buffer) => {
+    // The line cut at the end of the previous chunk goes in front (a chunk is 64 KiB: the copy
+    // costs less than a second path for one line).
+    const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+      line(buf, start, nl);
+      start = nl + 1;
+    }
+    rest = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
+  };
+}
