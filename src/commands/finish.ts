@@ -15,7 +15,7 @@ import { runDirAt } from '../store/run-dir.js';
  * through capture's finishResult (the file is read whole: the shell has already written it).
  * Returns the command's exit status whatever happens: an error costs the summary, never the status.
  */
-export function finishShellResult(opts: FinishOptions): number {
+function finishShellResult(opts: FinishOptions): number {
   try {
     let rest: number | undefined;
     if (opts.reader !== undefined) {

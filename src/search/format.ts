@@ -48,7 +48,7 @@ const BOUNDARY = /[\s,;{[(]/;
  * that after it (not past the match), so that `"err":{…` or `<testcase …` is shown whole, not
  * from its middle; else `at`.
  */
-export function snapStart(text: string, at: number, match = at): number {
+function snapStart(text: string, at: number, match = at): number {
   if (at <= SNAP) return 0;
   for (let i = at + 1; i > at - SNAP; i--) if (BOUNDARY.test(text[i - 1]!)) return i;
   for (let i = at + 2; i <= Math.min(match, at + SNAP); i++) if (BOUNDARY.test(text[i - 1]!)) return i;
