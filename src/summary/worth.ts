@@ -22,8 +22,8 @@ export function isPassLine(text: string): boolean {
   );
 }
 
-/** The first words of a line: where a severity word says the line's kind. */
-const head = (text: string) => text.trimStart().slice(0, 12);
+/** The first two words of a line: where a severity word says the line's kind. */
+const head = (text: string) => text.trimStart().split(/\s+/, 2).join(' ');
 
 /** A dependency's, the runtime's or the standard library's file: not the project's own. */
 const FOREIGN =
@@ -56,6 +56,20 @@ export function damp(count: number): number {
   return count <= 3 ? 1 : count <= 20 ? 0.7 : count <= 200 ? 0.5 : 0.35;
 }
 
+/** What is left of a plain line's worth per member of its template already shown. */
+export const PLAIN_DECAY = 0.3;
+
+/**
+ * What is left of a line's worth per member of its template already shown. An error keeps more
+ * when it names a location of its own, and more when its template is small: four failing
+ * tests are four things to fix, four hundred alike warnings are one.
+ */
+export function decayOf(sev: number, located: boolean, count: number): number {
+  if (sev < 10) return PLAIN_DECAY;
+  const few = count <= 3 ? 0.7 : count <= 20 ? 0.5 : PLAIN_DECAY;
+  return Math.max(located ? 0.5 : PLAIN_DECAY, few);
+}
+
 /** Surprisal of a template of `count` lines among `total`: a singleton says much. */
 export function surprisal(count: number, total: number): number {
   if (total <= 1) return 0;
@@ -70,8 +84,17 @@ export function position(line: number, total: number, tailRatio: number): number
   return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
 }
 
-/** The bonus of a line new since the previous run: never reduced by the per-template penalty. */
-export const NEW_BONUS = 20;
+/**
+ * The bonus of a line new since the previous run: never reduced by the per-template penalty. It
+ * is the information of the mark: one new line among thousands says much, a third of the lines
+ * new (a re-run that lists every test again) says little about each.
+ */
+export function newBonus(fresh: number, lines: number): number {
+  if (fresh <= 0) return NEW_BONUS;
+  return Math.min(NEW_BONUS, Math.max(4, 4 * Math.log2(lines / fresh)));
+}
+
+const NEW_BONUS = 20;
 
 /** How far from the end the run's verdict line is looked for. */
 const VERDICT_WINDOW = 30;
