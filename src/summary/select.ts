@@ -13,7 +13,7 @@ import type { Candidate, Collected, NumberedLine } from './collector.js';
 import { cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
 import { inert, type Role } from './render.js';
-import { scoreLine, shape, template } from './salience.js';
+import { isLocation, scoreLine, shape, template } from './salience.js';
 import { type Pending, spend } from './spend.js';
 import {
   damp,
@@ -237,7 +237,10 @@ function singleHeld(
   if (h.sev >= 6) {
     const parent = parentOf(textAt, h.line);
     if (parent !== undefined) entries.unshift(entry(parent, textAt(parent) ?? '', 'salient'));
-    const isHeader = (t: string) => severity(t, false) >= 10;
+    // The next header: an error as severe that names a place of its own, or that starts as this
+    // one does (the next failure); an error message under a failure's title is its block.
+    const first = shape(h.text, 1);
+    const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
     for (const k of blockOf(textAt, h.line, isHeader)) {
       const b = held.get(k) as Held;
       entries.push(entry(k, b.text, b.isNew ? 'new' : 'salient', b.isNew));

@@ -96,12 +96,16 @@ export function newBonus(fresh: number, lines: number): number {
 
 const NEW_BONUS = 20;
 
+/** A tally of both outcomes (`9 failed | 562 passed`) is the verdict among count lines. */
+const TALLY_PASS = /\b\d[\d,]*\s+(?:passed|passing|succeeded|ok)\b|\b(?:passed|ok)\s*[:=]?\s*\d/i;
+const TALLY_FAIL = /\b\d[\d,]*\s+(?:failed|failing|failures?|errors?)\b|\b(?:failed|failures?)\s*[:=]?\s*\d/i;
+
 /** How far from the end the run's verdict line is looked for. */
 const VERDICT_WINDOW = 30;
 
 /**
  * The run's verdict (`Tests: 20 failed, 774 passed`, `Found 3 errors`): among the count lines of
- * the last lines, the most severe, the last among equals. The summary reserves room for it, so
+ * the last lines, the most severe, a tally of both outcomes first, the last among equals. The summary reserves room for it, so
  * that no amount of news crowds it out.
  */
 export function verdictLine(
@@ -113,8 +117,9 @@ export function verdictLine(
     if (l.line <= total - VERDICT_WINDOW) continue;
     const s = scoreLine(l.text);
     if (s.kind !== 'count' || s.score <= 0) continue;
-    if (!best || s.score > best.score || (s.score === best.score && l.line > best.line))
-      best = { line: l.line, score: s.score };
+    const score = s.score + (TALLY_PASS.test(l.text) && TALLY_FAIL.test(l.text) ? 1 : 0);
+    if (!best || score > best.score || (score === best.score && l.line > best.line))
+      best = { line: l.line, score };
   }
   return best?.line;
 }
