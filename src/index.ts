@@ -6,7 +6,8 @@
  */
 
 export { cleanLine, cleanLines, stripAnsi } from './summary/clean.js';
-export { type Candidate, type Collected, Collector, type CollectorOptions } from './summary/collector.js';
+export type { Candidate, Collected } from './summary/collected.js';
+export { Collector, type CollectorOptions } from './summary/collector.js';
 export {
   buildSummary,
   DEFAULT_BUDGET,

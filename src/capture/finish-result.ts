@@ -19,7 +19,8 @@ import {
   writeMeta,
 } from '../store/results.js';
 import { type RunDir, reason } from '../store/run-dir.js';
-import { type Collected, Collector } from '../summary/collector.js';
+import type { Collected } from '../summary/collected.js';
+import { Collector } from '../summary/collector.js';
 import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js';
 import { hintWords } from '../summary/salience.js';
 import { keepBytesFor } from '../summary/summarize.js';

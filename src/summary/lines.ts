@@ -5,7 +5,7 @@
 import { formatCount } from '../format.js';
 import type { Shield } from '../shield.js';
 import { cleanLines } from './clean.js';
-import type { Collected } from './collector.js';
+import type { Collected } from './collected.js';
 
 /** Cuts a line to at most `cap` characters, keeping its start and end. */
 export function cutLine(text: string, cap: number): string {

@@ -7,7 +7,7 @@ import { inertLine, type Shield, shieldFor } from '../shield.js';
 import { estimateTokens } from '../tokens.js';
 import { cost, repeatMarker, size } from './assemble.js';
 import { cleanLines, showControls } from './clean.js';
-import type { Collected } from './collector.js';
+import type { Collected } from './collected.js';
 import { cutLine } from './lines.js';
 import { select } from './select.js';
 

@@ -9,7 +9,7 @@
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
 import { blockOf, parentOf } from './blocks.js';
-import type { Candidate, Collected, NumberedLine } from './collector.js';
+import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
 import { inert, type Role } from './render.js';

@@ -1,0 +1,59 @@
+/**
+ * The lines around a candidate that explain it: the owner or the location line above it, read
+ * from the bytes before it, and the location and detail lines that follow an error.
+ */
+
+import { isBlockDetail } from './blocks.js';
+import { cleanLine } from './clean.js';
+import type { Candidate } from './collected.js';
+import { isLocation } from './salience.js';
+import { isOwnLocation } from './worth.js';
+
+/** How many bytes before a line are read for its owner or location. */
+export const LOOKBACK_BYTES = 8192;
+const OWNER_LOOKBACK = 120;
+const LOCATION_LOOKBACK = 4;
+/** An exception's own line: `ValueError: ...`, `java.lang.IllegalStateException: ...`. */
+const EXCEPTION_LINE = /^(?:[a-z_][\w$]*\.)*[A-Z][\w$]*(?:Error|Exception|Exit|Interrupt|Failure)\b/;
+const NL = 10;
+
+/**
+ * Sets a new candidate's owner: the nearest preceding unindented line for an indented line that
+ * names no file, or the location just above an exception. `before` gives the (at most
+ * LOOKBACK_BYTES) bytes before the line; it is called only when the candidate wants either.
+ */
+export function addContext(c: Candidate, before: () => Buffer): void {
+  const indented = /^\s/.test(c.text);
+  const wantsOwner = indented && !/[\\/]|\.\w+:\d/.test(c.text);
+  const wantsLocation = !indented && EXCEPTION_LINE.test(c.text);
+  if (!wantsOwner && !wantsLocation) return;
+  const bytes = before();
+  let end = bytes.length - 1; // the newline ending the line above
+  for (let back = 1; end > 0 && back <= (wantsOwner ? OWNER_LOOKBACK : LOCATION_LOOKBACK); back++) {
+    const start = bytes.lastIndexOf(NL, end - 1) + 1;
+    if (start === 0 && bytes.length === LOOKBACK_BYTES) return; // the line may start further back
+    const text = cleanLine(bytes.toString('utf8', start, end));
+    if (wantsOwner && start < end && bytes[start] !== 32 && bytes[start] !== 9) {
+      c.owner = { line: c.line - back, text };
+      return;
+    }
+    if (wantsLocation && isLocation(text)) {
+      c.owner = { line: c.line - back, text };
+      return;
+    }
+    end = start - 1;
+  }
+}
+
+/**
+ * A line under an error that says where or why: a location (the first in the project's own
+ * files), an assertion's expected and received values, a diff marker.
+ */
+export function belongs(text: string, error: Candidate): boolean {
+  if (isBlockDetail(text)) return true;
+  if (!isLocation(text)) return false;
+  return (
+    error.attached.every((a) => !isOwnLocation(a.text)) &&
+    (isOwnLocation(text) || error.attached.length === 0)
+  );
+}

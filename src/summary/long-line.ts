@@ -1,0 +1,88 @@
+/**
+ * Lines too long to be held whole: a line's start and end are kept while it streams in, and the
+ * first and last few such lines are kept for the summary.
+ */
+
+import { isAscii } from 'node:buffer';
+import { cleanLine } from './clean.js';
+import type { LongLine } from './collected.js';
+import { LastBytes } from './last-bytes.js';
+import { copyOf } from './sniff.js';
+
+/** How many characters of a long line's start and of its end are kept. */
+export const LONG_EDGE = 2048;
+const MAX_LONG_KEPT = 8;
+
+/** A long line while it streams in: its first bytes kept, its last ones rolling, its size counted. */
+export class HugeLine {
+  private readonly start: Buffer;
+  private readonly end = new LastBytes(LONG_EDGE * 4);
+  /** Bytes of the line so far (its newline not included). */
+  bytes = 0;
+  private chars = 0;
+
+  /** Begins the long line numbered `line` with its first bytes. */
+  constructor(
+    readonly line: number,
+    first: Buffer,
+  ) {
+    this.start = copyOf(first.subarray(0, LONG_EDGE * 4));
+    this.grow(first);
+  }
+
+  grow(part: Buffer): void {
+    this.bytes += part.length;
+    this.chars += countChars(part);
+    this.end.push(part);
+  }
+
+  /** The line's cleaned start and end, and its length in characters. */
+  finish(): LongLine {
+    const start = cleanLine(decodeStart(this.start, LONG_EDGE));
+    const end = cleanLine(decodeEnd(this.end.bytes, LONG_EDGE));
+    return { line: this.line, start, end, chars: this.chars };
+  }
+}
+
+/** The first and the last MAX_LONG_KEPT long lines. */
+export class LongLines {
+  private readonly first: LongLine[] = [];
+  private last: LongLine[] = [];
+
+  add(long: LongLine): void {
+    if (this.first.length < MAX_LONG_KEPT) this.first.push(long);
+    else {
+      this.last.push(long);
+      if (this.last.length > MAX_LONG_KEPT) this.last = this.last.slice(-MAX_LONG_KEPT);
+    }
+  }
+
+  /** The kept long lines by line number. */
+  byLine(): Map<number, LongLine> {
+    const byLine = new Map<number, LongLine>();
+    for (const l of [...this.first, ...this.last]) byLine.set(l.line, l);
+    return byLine;
+  }
+}
+
+/** Counts UTF-8 characters (bytes that do not continue a sequence); ASCII is checked natively. */
+function countChars(buf: Uint8Array): number {
+  if (isAscii(buf)) return buf.length;
+  let n = 0;
+  for (let i = 0; i < buf.length; i++) if (((buf[i] as number) & 0xc0) !== 0x80) n++;
+  return n;
+}
+
+/** Decodes the first `chars` characters of a buffer, not splitting a UTF-8 sequence. */
+function decodeStart(buf: Buffer, chars: number): string {
+  return Array.from(buf.toString('utf8').replace(/\uFFFD$/, ''))
+    .slice(0, chars)
+    .join('');
+}
+
+/** Decodes the last `chars` characters, skipping continuation bytes at the cut. */
+function decodeEnd(buf: Buffer, chars: number): string {
+  let i = 0;
+  while (i < buf.length && ((buf[i] as number) & 0xc0) === 0x80) i++;
+  return Array.from(buf.subarray(i).toString('utf8')).slice(-chars).join('');
+}

@@ -1,0 +1,72 @@
+/**
+ * What a run remembers of its lines for the next run of the same command (its fingerprint), and
+ * how its lines compare with the previous run's.
+ */
+
+import type { Compared } from './collected.js';
+import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
+import { goneTexts, SalientTexts } from './gone.js';
+import { hashLine } from './hash.js';
+
+export class RunMemory {
+  private readonly compare: Comparison | undefined;
+  private readonly exactSketch = new Sketch(EXACT_K);
+  private readonly digitsSketch = new Sketch(DIGITS_K);
+  private readonly salient = new Set<number>();
+  private readonly salientTexts = new SalientTexts();
+  /** Loose keys of the salient forms (as many as `salient` holds). */
+  private readonly looseSalient = new Set<number>();
+
+  constructor(private readonly previous: Fingerprint | undefined) {
+    this.compare = previous ? new Comparison(previous) : undefined;
+  }
+
+  /**
+   * Hashes the line `work[s..e)` numbered `line`: its number-masked hash, and whether it is new
+   * since the previous run (a line known only by its form waits for `resolve`).
+   */
+  see(work: Buffer, s: number, e: number, line: number): { digits: number; isNew: boolean } {
+    const h = hashLine(work, s, e);
+    this.exactSketch.add(h.exact);
+    this.digitsSketch.add(h.digits);
+    const v = this.compare?.check(h.exact, h.digits);
+    if (v === 'maybe') this.compare?.defer(line, h.digits, work.subarray(s, e));
+    return { digits: h.digits, isNew: v === 'new' };
+  }
+
+  /** The deferred lines found new at the end. */
+  resolve(): ReturnType<Comparison['resolve']> {
+    return this.compare?.resolve() ?? [];
+  }
+
+  /**
+   * Remembers a salient line by its number-masked hash (the first SALIENT_MAX forms), with its
+   * text when it is among the best (`text` is called only then).
+   */
+  salientLine(digits: number, score: number, loose: number, line: number, text: () => string): void {
+    if (this.salient.size >= SALIENT_MAX || this.salient.has(digits)) return;
+    this.salient.add(digits);
+    this.looseSalient.add(loose);
+    if (this.salientTexts.wants(score)) this.salientTexts.add(digits, score, line, text());
+  }
+
+  /** How this run compares with the previous one, when one was given (after `resolve`). */
+  compared(): Compared | undefined {
+    if (!this.compare) return undefined;
+    const gone = (this.previous?.salient ?? []).filter((h) => !this.salient.has(h)).length;
+    const named = goneTexts(this.previous?.texts, this.salient, this.looseSalient);
+    return { fresh: this.compare.fresh, gone, goneTexts: named, related: this.compare.related };
+  }
+
+  /** This run's lines, for comparing with a later run. */
+  fingerprint(): Fingerprint {
+    return {
+      exact: this.exactSketch.entries().map(([h]) => h),
+      exactMax: this.exactSketch.max,
+      digits: this.digitsSketch.entries(),
+      digitsMax: this.digitsSketch.max,
+      salient: [...this.salient].sort((a, b) => a - b),
+      texts: this.salientTexts.entries(),
+    };
+  }
+}
