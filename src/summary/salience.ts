@@ -125,7 +125,7 @@ export function buildGuard(extra: readonly string[] = []): RegExp {
 }
 
 const STRONG_ERROR_START =
-  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
+  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|[A-Z][A-Za-z]*(?:\/?Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
 const LOCATED_ERROR =
   /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal|runtime error)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b|^\s*(?:\[ERROR\]\s*)?[\w./\\-]+\.\w+:\[\d+,\d+\] )/i;
 // Whole words only: not after or before `-`, `/`, `.` or `_` (compiler flags -Wfatal-errors,
@@ -143,7 +143,7 @@ const ZERO_COUNT =
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
 /** Details that explain a failure: an assertion's expected and received values. */
 const DETAIL =
-  /^\s*(?:Expected|Received|expected|actual|Actual)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
+  /^\s*(?:Expected|Received|expected|actual|Actual|got|want)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
 const LOCATION =
   /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|"?, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
 

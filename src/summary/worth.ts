@@ -81,7 +81,10 @@ export function surprisal(count: number, total: number): number {
 export function position(line: number, total: number, tailRatio: number): number {
   const fromEnd = total - line;
   const fromStart = line - 1;
-  return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
+  const worth = 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
+  // Far from both ends position says nothing: among alike lines there the first comes first
+  // (the first error of a cascade is the one to fix), not the one a hair nearer the end.
+  return worth < 0.01 ? 0 : worth;
 }
 
 /**

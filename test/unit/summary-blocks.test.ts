@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parentOf } from '../../src/summary/blocks.js';
 import { scoreLine } from '../../src/summary/salience.js';
 import { summarize } from '../../src/summary/summarize.js';
-import { verdictLine } from '../../src/summary/worth.js';
+import { position, verdictLine } from '../../src/summary/worth.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
 const passing = (n: number, from = 0) =>
@@ -58,5 +58,17 @@ describe('verdict', () => {
     expect(scoreLine('22/22 Test #22: misc_utils_tests .........   Passed    0.03 sec').kind).not.toBe(
       'count',
     );
+  });
+});
+
+describe('assertions and cascades', () => {
+  it("reads `got:` as an assertion's value and `Failure/Error:` as an error", () => {
+    expect(scoreLine('            got: "http://example.com."')).toEqual({ kind: 'error', score: 6 });
+    expect(scoreLine("     Failure/Error: expect(@uri.origin).to eq('x')").score).toBe(12);
+  });
+
+  it('gives no worth to a position far from both ends, so that the first of alike errors comes first', () => {
+    expect(position(500, 1000, 0.7)).toBe(0);
+    expect(position(1000, 1000, 0.7)).toBeGreaterThan(7);
   });
 });
