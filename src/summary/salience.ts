@@ -147,6 +147,13 @@ const DETAIL =
 const LOCATION =
   /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|"?, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
 
+/** Where the first error word of a line is (`TypeError`, `failed`, `cannot`), or -1. */
+export function errorWordAt(line: string): number {
+  const named = line.search(/[A-Za-z]*(?:Error|Exception)\b/);
+  const word = line.search(ERROR_WORD);
+  return named === -1 ? word : word === -1 ? named : Math.min(named, word);
+}
+
 /** Whether a line looks like a source location (`file.c:12:3`, `--> src/x.rs:4:9`, `at f (x.js:1)`). */
 export function isLocation(line: string): boolean {
   return LOCATION.test(line);

@@ -10,10 +10,10 @@ import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
 import { blockOf, parentOf } from './blocks.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
-import { cutLine, knownLines } from './lines.js';
+import { cutAround, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
 import { inert, type Role } from './render.js';
-import { isLocation, scoreLine, shape, template } from './salience.js';
+import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
 import { type Pending, spend } from './spend.js';
 import {
   damp,
@@ -270,8 +270,10 @@ function middleUnits(
   const units: Pending[] = [];
   for (const cand of c.candidates) {
     if (held.has(cand.line)) continue;
-    const line = (l: NumberedLine, role: Role, isNew = false) =>
-      entry(l.line, cutLine(shield(l.line, l.text), cap), role, isNew);
+    const line = (l: NumberedLine, role: Role, isNew = false) => {
+      const shown = shield(l.line, l.text);
+      return entry(l.line, cutAround(shown, cap, errorWordAt(shown)), role, isNew);
+    };
     // A passing test is never news.
     const isNew = cand.isNew && !isPassLine(cand.text);
     if (cand.isNew && !isNew && cand.score <= 0) continue;

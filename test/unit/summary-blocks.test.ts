@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parentOf } from '../../src/summary/blocks.js';
-import { scoreLine } from '../../src/summary/salience.js';
+import { cutAround } from '../../src/summary/lines.js';
+import { errorWordAt, scoreLine } from '../../src/summary/salience.js';
 import { summarize } from '../../src/summary/summarize.js';
 import { position, verdictLine } from '../../src/summary/worth.js';
 
@@ -70,5 +71,18 @@ describe('assertions and cascades', () => {
   it('gives no worth to a position far from both ends, so that the first of alike errors comes first', () => {
     expect(position(500, 1000, 0.7)).toBe(0);
     expect(position(1000, 1000, 0.7)).toBeGreaterThan(7);
+  });
+});
+
+describe('a long salient line', () => {
+  it('is cut around its first error word when the usual cut would lose it, within the width', () => {
+    const line = `{"level":50,"time":1795631394598,"pid":25482,"reqId":"req-11x",${'"x":"y",'.repeat(30)}"err":{"type":"TypeError","message":"Cannot read properties of undefined (reading 'amount')","stack":"${'at f (a.js:1:2)\\n'.repeat(80)}"}`;
+    const cut = cutAround(line, 320, errorWordAt(line));
+    expect(cut.length).toBeLessThanOrEqual(320);
+    expect(cut).toContain(
+      `"err":{"type":"TypeError","message":"Cannot read properties of undefined (reading 'amount')"`,
+    );
+    expect(cut.startsWith('{"level":50,"time":1795631394598,"pid":25482,"reqId":"req-11x"')).toBe(true);
+    expect(cutAround('short error', 320, 6)).toBe('short error');
   });
 });
