@@ -12,6 +12,8 @@ export type LineAt = (line: number) => string | undefined;
 const DETAIL =
   /^\s*(?:expected|received|actual|assert|assertionerror|difference|diff\b|left|right|got|want)\b.{0,12}[:=(]|^\s*[-+]{1,2}\s*(?:expected|received|actual)\b|^\s*E\s{2,}\S/i;
 const DIFF_MARK = /^\s*[-+](?![-+])\s*\S/;
+/** The line a code frame points at: `> 17 |   expect(x).toBe(false)`. */
+const POINTED = /^\s*>\s*\d+\s*\|/;
 const CAUSE =
   /\b(?:caused by|because|reason|cause)\b|\b(?:ENOENT|ENOTFOUND|EACCES|ECONNREFUSED|EADDRINUSE)\b/i;
 const PANIC = /\bpanic(?:ked)?\b/i;
@@ -48,7 +50,7 @@ export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boole
     // The block ends at the next header: a line as salient as an error, no deeper than this one.
     if (indentOf(text) <= indent && isHeader(text)) break;
     if (panic && picked.length === 0 && k === n + 1) picked.push(k);
-    else if (DETAIL.test(text) || DIFF_MARK.test(text)) picked.push(k);
+    else if (DETAIL.test(text) || DIFF_MARK.test(text) || POINTED.test(text)) picked.push(k);
     else if (!location && isOwnLocation(text)) {
       location = true;
       picked.push(k);
@@ -69,6 +71,8 @@ export function parentOf(at: LineAt, n: number): number | undefined {
   for (let k = n - 1; k >= Math.max(1, n - PARENT_SPAN); k--) {
     const above = at(k);
     if (above === undefined) return undefined;
+    // A parent is in the same paragraph: a blank line ends the search.
+    if (blank(above)) return undefined;
     // A rule of dashes or box characters is no header: the line above it may be.
     if (!blank(above) && indentOf(above) < indent && /[A-Za-z]{2}/.test(above)) return k;
   }

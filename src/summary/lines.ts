@@ -12,6 +12,24 @@ export function cutLine(text: string, cap: number): string {
   return text.length <= cap ? text : cutEdges(text, text, text.length, cap);
 }
 
+/**
+ * Cuts a line to at most `cap` characters around `at` (its first error word) when the usual cut
+ * would lose it: the start, then the part that says what went wrong (a log's JSON line puts its
+ * error deep inside).
+ */
+export function cutAround(text: string, cap: number, at: number): string {
+  const note = (n: number) => `…[${formatCount(n)} chars omitted]…`;
+  const room = cap - 2 * note(text.length).length;
+  const headChars = Math.floor(room * 0.45);
+  if (text.length <= cap || at < 0 || at < Math.ceil(room * 0.6) - 20 || room < 40) return cutLine(text, cap);
+  const from = Math.max(headChars, at - 20);
+  const to = Math.min(text.length, from + room - headChars);
+  const first = safeSlice(text, 0, headChars);
+  const window = safeSlice(text, from, to);
+  const rest = text.length - to;
+  return `${first}${note(from - first.length)}${window}${rest > 0 ? note(rest) : ''}`;
+}
+
 /** Shows the start of `start` and the end of `end` of a line `total` characters long. */
 function cutEdges(start: string, end: string, total: number, cap: number): string {
   const note = (n: number) => `…[${formatCount(n)} chars omitted]…`;

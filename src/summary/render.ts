@@ -120,8 +120,10 @@ export function buildSummary(c: Collected, facts: RunFacts, options: RenderOptio
   if (whole && size(whole.lines) <= inline) return whole;
   const summary = summarized(c, facts, budget, tailRatio, shield, options.redact ?? true);
   // Worth the cut: a summary that saves less than a third of the output gives way to the whole
-  // output, up to twice the budget (never when a lower inline threshold asks for summaries).
-  const saves = whole ? 1 - size(summary.lines) / size(whole.lines) : 1;
+  // output, up to twice the budget (never when a lower inline threshold asks for summaries). A
+  // summary may stop short of its budget when nothing more is worth showing: it is measured as
+  // if it had spent it.
+  const saves = whole ? 1 - Math.max(size(summary.lines), budget) / size(whole.lines) : 1;
   if (whole && inline >= budget && size(whole.lines) <= 2 * budget && saves < 1 / 3) return whole;
   return summary;
 }

@@ -122,7 +122,7 @@ export function buildGuard(extra: readonly string[] = []): RegExp {
 }
 
 const STRONG_ERROR_START =
-  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|[A-Z][A-Za-z]*(?:Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
+  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|[A-Z][A-Za-z]*(?:\/?Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
 const LOCATED_ERROR =
   /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal|runtime error)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b|^\s*(?:\[ERROR\]\s*)?[\w./\\-]+\.\w+:\[\d+,\d+\] )/i;
 // Whole words only: not after or before `-`, `/`, `.` or `_` (compiler flags -Wfatal-errors,
@@ -132,17 +132,24 @@ const ERROR_WORD =
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
 const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\b/i;
 const COUNT_LINE =
-  /(?<![\d:.,]\s*)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites) \d/i;
+  /(?<![\d:.]\s*|[,/])\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites) \d/i;
 const FAILING_COUNT =
-  /[1-9][\d,]*\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail [1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
+  /[1-9][\d,]*\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail [1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
   /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^# fail 0\b|\bno (?:errors?|failures?|problems?)\b/i;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
 /** Details that explain a failure: an assertion's expected and received values. */
 const DETAIL =
-  /^\s*(?:Expected|Received|expected|actual|Actual)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
+  /^\s*(?:Expected|Received|expected|actual|Actual|got|want)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
 const LOCATION =
   /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|"?, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
+
+/** Where the first error word of a line is (`TypeError`, `failed`, `cannot`), or -1. */
+export function errorWordAt(line: string): number {
+  const named = line.search(/[A-Za-z]*(?:Error|Exception)\b/);
+  const word = line.search(ERROR_WORD);
+  return named === -1 ? word : word === -1 ? named : Math.min(named, word);
+}
 
 /** Whether a line looks like a source location (`file.c:12:3`, `--> src/x.rs:4:9`, `at f (x.js:1)`). */
 export function isLocation(line: string): boolean {

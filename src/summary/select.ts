@@ -7,27 +7,21 @@
  * salient line brings its block and its parent header.
  */
 import type { Shield } from '../shield.js';
-import {
-  assemble,
-  type Entry,
-  entryCost,
-  likeThis,
-  MARKER_COST,
-  repeatMarker,
-  similarMarker,
-  size,
-  type Unit,
-} from './assemble.js';
+import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
 import { blockOf, parentOf } from './blocks.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
-import { cutLine, knownLines } from './lines.js';
+import { cutAround, knownLines } from './lines.js';
+import { mineTemplates } from './mine.js';
 import { inert, type Role } from './render.js';
-import { shape, template } from './salience.js';
+import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
+import { type Pending, spend } from './spend.js';
 import {
   damp,
+  decayOf,
   isPassLine,
   locationWorth,
-  NEW_BONUS,
+  newBonus,
+  PLAIN_DECAY,
   position,
   severity,
   surprisal,
@@ -47,56 +41,70 @@ interface Held {
   sev: number;
   worth: number;
   isNew: boolean;
+  /** The bonus when new (see newBonus). */
+  bonus: number;
 }
 
 /** How many lines share a template, and the first and last of them. */
 interface Span {
   count: number;
+  /** How many distinct lines (by fine template): a failure reported twice is one failure. */
+  distinct: number;
   first: number;
   last: number;
 }
 
-/** A unit as it waits to be chosen: its template and a suffix saying how many are like it. */
-interface Pending extends Unit {
-  /** The main line's text (a line identical to a chosen one of its template says nothing). */
-  main: string;
-  /** Worth less per member already shown when false; errors at distinct locations keep more. */
-  located: boolean;
-  /** The `[×N like this…]` note on the main line: said once per template. */
-  note?: string;
+/** A line's template key (see mine.ts). */
+type KeyOf = (text: string) => string;
+
+/** Mines the templates of the held lines and the candidates together, in line order. */
+function mineKeys(held: Map<number, Held>, candidates: Candidate[]): KeyOf {
+  const lines: { line: number; text: string; kind: string }[] = [];
+  for (const h of held.values()) lines.push({ line: h.line, text: h.text, kind: scoreLine(h.text).kind });
+  for (const c of candidates) lines.push({ line: c.line, text: c.text, kind: c.kind });
+  lines.sort((a, b) => a.line - b.line);
+  const keys = mineTemplates(lines);
+  return (text) => keys.get(text) ?? template(text);
 }
 
-/** A line's template: numbers, hex, paths and quoted names masked. */
-const keyOf = (text: string) => template(text);
-
-function spans(held: Map<number, Held>, candidates: Candidate[]): Map<string, Span> {
-  const out = new Map<string, Span>();
-  for (const h of held.values()) {
-    const s = out.get(h.key);
-    if (s) {
-      s.count++;
-      s.last = Math.max(s.last, h.line);
-    } else out.set(h.key, { count: 1, first: h.line, last: h.line });
-  }
-  // The collector groups by a finer key (quoted names kept): its groups add up.
-  const groups = new Map<string, Span>();
-  for (const c of candidates) {
-    const key = keyOf(c.text);
-    const s = groups.get(key);
-    if (!s) groups.set(key, { count: c.count, first: c.line, last: c.lastLine });
+/**
+ * How many lines each template has: per fine template (quoted names kept), the more of the held
+ * lines and the collector's count over the whole output (which includes the held lines), summed
+ * over the fine templates of a mined one.
+ */
+function spans(held: Map<number, Held>, candidates: Candidate[], keyOf: KeyOf): Map<string, Span> {
+  const fine = new Map<string, Omit<Span, 'distinct'> & { key: string }>();
+  const add = (f: string, key: string, count: number, first: number, last: number, max: boolean) => {
+    const s = fine.get(f);
+    if (!s) fine.set(f, { key, count, first, last });
     else {
-      s.count += c.count;
-      s.first = Math.min(s.first, c.line);
-      s.last = Math.max(s.last, c.lastLine);
+      s.count = max ? Math.max(s.count, count) : s.count + count;
+      s.first = Math.min(s.first, first);
+      s.last = Math.max(s.last, last);
+    }
+  };
+  for (const h of held.values()) add(template(h.text, true), h.key, 1, h.line, h.line, false);
+  const groups = new Map<string, Omit<Span, 'distinct'> & { key: string }>();
+  for (const c of candidates) {
+    const f = template(c.text, true);
+    const g = groups.get(f);
+    if (!g) groups.set(f, { key: keyOf(c.text), count: c.count, first: c.line, last: c.lastLine });
+    else {
+      g.count += c.count;
+      g.first = Math.min(g.first, c.line);
+      g.last = Math.max(g.last, c.lastLine);
     }
   }
-  for (const [key, g] of groups) {
-    const s = out.get(key);
-    if (!s) out.set(key, g);
+  for (const [f, g] of groups) add(f, g.key, g.count, g.first, g.last, true);
+  const out = new Map<string, Span>();
+  for (const s of fine.values()) {
+    const o = out.get(s.key);
+    if (!o) out.set(s.key, { count: s.count, distinct: 1, first: s.first, last: s.last });
     else {
-      s.count = Math.max(s.count, g.count);
-      s.first = Math.min(s.first, g.first);
-      s.last = Math.max(s.last, g.last);
+      o.count += s.count;
+      o.distinct++;
+      o.first = Math.min(o.first, s.first);
+      o.last = Math.max(o.last, s.last);
     }
   }
   return out;
@@ -107,12 +115,12 @@ function holdLines(c: Collected, shield: Shield, cap: number, opts: SelectOption
   const byLine = new Map<number, Candidate>();
   for (const cand of c.candidates) byLine.set(cand.line, cand);
   const held = new Map<number, Held>();
+  const bonus = newBonus(c.compared?.fresh ?? 0, c.lines);
   for (const n of [...known.keys()].sort((a, b) => a - b)) {
     const text = known.get(n)?.cut(cap) ?? '';
     const cand = byLine.get(n);
-    const key = keyOf(text);
     const isNew = (c.newLines.has(n) || cand?.isNew === true) && !isPassLine(text);
-    held.set(n, { line: n, text, key, sev: severity(text, opts.success), worth: 0, isNew });
+    held.set(n, { line: n, text, key: '', sev: severity(text, opts.success), worth: 0, isNew, bonus });
   }
   return held;
 }
@@ -167,7 +175,7 @@ function heldUnits(held: Map<number, Held>, sp: Map<string, Span>, total: number
     while (!h.isNew && next(j) && at(j + 1).text === h.text && !at(j + 1).isNew) j++;
     const role: Role = h.sev > 0 ? 'salient' : 'output';
     if (j - i >= 2) {
-      units.push(pending(h, [entry(h.line, h.text, role), repeatOf(h.line, j - i)], h.worth, false));
+      units.push(pending(h, [entry(h.line, h.text, role), repeatOf(h.line, j - i)], h.worth, PLAIN_DECAY));
       i = j;
       continue;
     }
@@ -188,7 +196,7 @@ function heldUnits(held: Map<number, Held>, sp: Map<string, Span>, total: number
           h,
           [entry(h.line, h.text, 'output'), marker, entry(last.line, last.text, 'output')],
           Math.max(h.worth, last.worth),
-          false,
+          PLAIN_DECAY,
         ),
       );
       i = j;
@@ -207,9 +215,9 @@ const repeatOf = (line: number, n: number): Entry => ({
   role: 'meta',
 });
 
-function pending(h: Held, entries: Entry[], worth: number, located: boolean): Pending {
-  const bonus = h.isNew ? NEW_BONUS : 0;
-  return { entries, score: worth + bonus, line: h.line, key: h.key, bonus, main: h.text, located };
+function pending(h: Held, entries: Entry[], worth: number, decay: number): Pending {
+  const bonus = h.isNew ? h.bonus : 0;
+  return { entries, score: worth + bonus, line: h.line, key: h.key, bonus, main: h.text, decay };
 }
 
 /** One held line, with its block and parent header when it is salient. */
@@ -229,20 +237,23 @@ function singleHeld(
   if (h.sev >= 6) {
     const parent = parentOf(textAt, h.line);
     if (parent !== undefined) entries.unshift(entry(parent, textAt(parent) ?? '', 'salient'));
-    const isHeader = (t: string) => severity(t, false) >= 10;
+    // The next header: an error as severe that names a place of its own, or that starts as this
+    // one does (the next failure); an error message under a failure's title is its block.
+    const first = shape(h.text, 1);
+    const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
     for (const k of blockOf(textAt, h.line, isHeader)) {
       const b = held.get(k) as Held;
       entries.push(entry(k, b.text, b.isNew ? 'new' : 'salient', b.isNew));
     }
   }
-  const located = h.sev >= 10 && locationWorth(h.text) > 0;
+  const decay = decayOf(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1);
   const noted = (u: Pending): Pending => (note ? { ...u, note } : u);
-  if (entries.length === 1) return [noted(pending(h, entries, h.worth, located))];
+  if (entries.length === 1) return [noted(pending(h, entries, h.worth, decay))];
   // The line with its block, and, when that does not fit, the line alone.
   const length = entries.reduce((n, e) => n + entryCost(e), 0);
   return [
-    noted(pending(h, entries, h.worth - length / 400, located)),
-    noted(pending(h, [main], h.worth - 0.5, located)),
+    noted(pending(h, entries, h.worth - length / 400, decay)),
+    noted(pending(h, [main], h.worth - 0.5, decay)),
   ];
 }
 
@@ -251,6 +262,7 @@ function middleUnits(
   c: Collected,
   held: Map<number, Held>,
   sp: Map<string, Span>,
+  keyOf: KeyOf,
   shield: Shield,
   cap: number,
   opts: SelectOptions,
@@ -258,8 +270,10 @@ function middleUnits(
   const units: Pending[] = [];
   for (const cand of c.candidates) {
     if (held.has(cand.line)) continue;
-    const line = (l: NumberedLine, role: Role, isNew = false) =>
-      entry(l.line, cutLine(shield(l.line, l.text), cap), role, isNew);
+    const line = (l: NumberedLine, role: Role, isNew = false) => {
+      const shown = shield(l.line, l.text);
+      return entry(l.line, cutAround(shown, cap, errorWordAt(shown)), role, isNew);
+    };
     // A passing test is never news.
     const isNew = cand.isNew && !isPassLine(cand.text);
     if (cand.isNew && !isNew && cand.score <= 0) continue;
@@ -297,173 +311,12 @@ function middleUnits(
       sev,
       worth,
       isNew,
+      bonus: newBonus(c.compared?.fresh ?? 0, c.lines),
     };
-    const unit = pending(h, entries, worth - length / 400, sev >= 10 && loc > 0);
+    const unit = pending(h, entries, worth - length / 400, decayOf(sev, loc > 0, span?.distinct ?? 1));
     units.push(note ? { ...unit, note } : unit);
   }
   return units;
-}
-
-/** What a unit is worth once `taken` members of its template are shown. */
-function effective(u: Pending, taken: number): number {
-  if (taken === 0) return u.score;
-  const base = u.score - u.bonus;
-  const kept = base < 0 ? base - taken : base * (u.located ? 0.5 : 0.3) ** taken;
-  return kept + u.bonus;
-}
-
-/**
- * Spends the room greedily: the unit worth most given what is already chosen, until nothing
- * more fits. Markers are estimated while choosing, then the exact text is made to fit.
- */
-function spend(units: Pending[], room: number, total: number): Entry[] {
-  const chosen: Unit[] = [];
-  const shown = new Set<number>();
-  const taken = new Map<string, number>();
-  const texts = new Map<string, Set<string>>();
-  const heap = new Heap(queues(units));
-  let used = 0;
-  let least = 0;
-  let misses = 0;
-  for (let top = heap.pop(); top && misses < MAX_MISSES; top = heap.pop()) {
-    const q = top.q;
-    const unit = q.units[q.next] as Pending;
-    const k = taken.get(unit.key) ?? 0;
-    // Worth only falls as members of a template are shown: a stale top is brought up to date.
-    if (top.k !== k) {
-      heap.push({ q, s: effective(unit, k), k });
-      continue;
-    }
-    q.next++;
-    const following = q.units[q.next];
-    const requeue = () => {
-      if (following)
-        heap.push({ q, s: effective(following, taken.get(unit.key) ?? 0), k: taken.get(unit.key) ?? 0 });
-    };
-    const fresh = unit.entries.filter((e) => !shown.has(e.line));
-    const first = fresh[0];
-    // A marker for lines whose first is not shown would describe an omitted line.
-    const orphan = first?.role === 'meta' && !shown.has((first.from ?? first.line) - 1);
-    if (!first || orphan || texts.get(unit.key)?.has(unit.main)) {
-      requeue();
-      continue;
-    }
-    const adjacent = shown.has((first.from ?? first.line) - 1);
-    const note = unit.note;
-    const entries =
-      k > 0 && note
-        ? fresh.map((e) => (e.text.endsWith(note) ? { ...e, text: e.text.slice(0, -note.length) } : e))
-        : fresh;
-    const candidate: Unit = { ...unit, entries };
-    const need = entries.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
-    // The text alone, without numbers and markers, is a bound below what it costs.
-    const bare = size(entries);
-    const near = used + need > room - 2 * MARKER_COST;
-    if (near && (least + bare > room || size(assemble([...chosen, candidate], total)) > room)) {
-      misses++;
-      requeue();
-      continue;
-    }
-    chosen.push(candidate);
-    for (const e of entries) for (let l = e.from ?? e.line; l <= e.line; l++) shown.add(l);
-    taken.set(unit.key, k + 1);
-    if (!texts.has(unit.key)) texts.set(unit.key, new Set());
-    texts.get(unit.key)?.add(unit.main);
-    used += need;
-    least += bare;
-    requeue();
-  }
-  return fitting(chosen, room, total);
-}
-
-/**
- * The units in queues of one template and one way of losing worth (so that, within a queue, the
- * order never changes as members are shown), each sorted best first, the earlier line first
- * among equals.
- */
-function queues(units: Pending[]): Slot[] {
-  const byGroup = new Map<string, Pending[]>();
-  for (const u of units) {
-    const g = `${u.located ? 1 : 0}${u.bonus > 0 ? 1 : 0}${u.key}`;
-    const list = byGroup.get(g);
-    if (list) list.push(u);
-    else byGroup.set(g, [u]);
-  }
-  const slots: Slot[] = [];
-  for (const list of byGroup.values()) {
-    list.sort((x, y) => y.score - x.score || x.line - y.line);
-    slots.push({ q: { units: list, next: 0 }, s: (list[0] as Pending).score, k: 0 });
-  }
-  return slots;
-}
-
-/** Units tried that did not fit, after which the rest are taken not to fit either. */
-const MAX_MISSES = 100;
-
-interface Queue {
-  units: Pending[];
-  next: number;
-}
-
-interface Slot {
-  q: Queue;
-  /** The worth of the queue's next unit when last brought up to date, with `k` members shown. */
-  s: number;
-  k: number;
-}
-
-/** A max-heap of queues by the worth of their next unit. */
-class Heap {
-  private readonly a: Slot[] = [];
-  constructor(items: Slot[]) {
-    for (const x of items) this.push(x);
-  }
-  /** Worth first; among equals, the earlier line. */
-  private above(x: Slot, y: Slot): boolean {
-    if (x.s !== y.s) return x.s > y.s;
-    return (x.q.units[x.q.next] as Pending).line < (y.q.units[y.q.next] as Pending).line;
-  }
-  push(x: Slot): void {
-    const a = this.a;
-    a.push(x);
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.above(a[i] as Slot, a[p] as Slot)) break;
-      [a[i], a[p]] = [a[p] as Slot, a[i] as Slot];
-      i = p;
-    }
-  }
-  pop(): Slot | undefined {
-    const a = this.a;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0 && last) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.above(a[l] as Slot, a[m] as Slot)) m = l;
-        if (r < a.length && this.above(a[r] as Slot, a[m] as Slot)) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m] as Slot, a[i] as Slot];
-        i = m;
-      }
-    }
-    return top;
-  }
-}
-
-/** Gives back the least worth until the exact text fits. */
-function fitting(chosen: Unit[], room: number, total: number): Entry[] {
-  let entries = assemble(chosen, total);
-  while (size(entries) > room && chosen.length > 0) {
-    chosen.pop();
-    entries = assemble(chosen, total);
-  }
-  return entries;
 }
 
 export function select(
@@ -474,9 +327,14 @@ export function select(
   opts: SelectOptions,
 ): Entry[] {
   const held = holdLines(c, shield, cap, opts);
-  const sp = spans(held, c.candidates);
+  const keyOf = mineKeys(held, c.candidates);
+  for (const h of held.values()) h.key = keyOf(h.text);
+  const sp = spans(held, c.candidates, keyOf);
   scoreHeld(held, sp, c.lines, opts);
-  const units = [...heldUnits(held, sp, c.lines, opts), ...middleUnits(c, held, sp, shield, cap, opts)];
+  const units = [
+    ...heldUnits(held, sp, c.lines, opts),
+    ...middleUnits(c, held, sp, keyOf, shield, cap, opts),
+  ];
   reserve(units, verdictLine(held.values(), c.lines), RESERVED);
   // The first and the last line that say something: where the output starts and ends, so that a
   // log of salient-looking messages (commit messages that say "failed") never hides both ends.

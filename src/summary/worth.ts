@@ -22,8 +22,8 @@ export function isPassLine(text: string): boolean {
   );
 }
 
-/** The first words of a line: where a severity word says the line's kind. */
-const head = (text: string) => text.trimStart().slice(0, 12);
+/** The first two words of a line: where a severity word says the line's kind. */
+const head = (text: string) => text.trimStart().split(/\s+/, 2).join(' ');
 
 /** A dependency's, the runtime's or the standard library's file: not the project's own. */
 const FOREIGN =
@@ -56,6 +56,20 @@ export function damp(count: number): number {
   return count <= 3 ? 1 : count <= 20 ? 0.7 : count <= 200 ? 0.5 : 0.35;
 }
 
+/** What is left of a plain line's worth per member of its template already shown. */
+export const PLAIN_DECAY = 0.3;
+
+/**
+ * What is left of a line's worth per member of its template already shown. An error keeps more
+ * when it names a location of its own, and more when its template is small: four failing
+ * tests are four things to fix, four hundred alike warnings are one.
+ */
+export function decayOf(sev: number, located: boolean, count: number): number {
+  if (sev < 10) return PLAIN_DECAY;
+  const few = count <= 3 ? 0.7 : count <= 20 ? 0.5 : PLAIN_DECAY;
+  return Math.max(located ? 0.5 : PLAIN_DECAY, few);
+}
+
 /** Surprisal of a template of `count` lines among `total`: a singleton says much. */
 export function surprisal(count: number, total: number): number {
   if (total <= 1) return 0;
@@ -67,18 +81,34 @@ export function surprisal(count: number, total: number): number {
 export function position(line: number, total: number, tailRatio: number): number {
   const fromEnd = total - line;
   const fromStart = line - 1;
-  return 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
+  const worth = 11.4 * tailRatio * 0.85 ** fromEnd + 20 * (1 - tailRatio) * 0.85 ** fromStart;
+  // Far from both ends position says nothing: among alike lines there the first comes first
+  // (the first error of a cascade is the one to fix), not the one a hair nearer the end.
+  return worth < 0.01 ? 0 : worth;
 }
 
-/** The bonus of a line new since the previous run: never reduced by the per-template penalty. */
-export const NEW_BONUS = 20;
+/**
+ * The bonus of a line new since the previous run: never reduced by the per-template penalty. It
+ * is the information of the mark: one new line among thousands says much, a third of the lines
+ * new (a re-run that lists every test again) says little about each.
+ */
+export function newBonus(fresh: number, lines: number): number {
+  if (fresh <= 0) return NEW_BONUS;
+  return Math.min(NEW_BONUS, Math.max(4, 4 * Math.log2(lines / fresh)));
+}
+
+const NEW_BONUS = 20;
+
+/** A tally of both outcomes (`9 failed | 562 passed`) is the verdict among count lines. */
+const TALLY_PASS = /\b\d[\d,]*\s+(?:passed|passing|succeeded|ok)\b|\b(?:passed|ok)\s*[:=]?\s*\d/i;
+const TALLY_FAIL = /\b\d[\d,]*\s+(?:failed|failing|failures?|errors?)\b|\b(?:failed|failures?)\s*[:=]?\s*\d/i;
 
 /** How far from the end the run's verdict line is looked for. */
 const VERDICT_WINDOW = 30;
 
 /**
  * The run's verdict (`Tests: 20 failed, 774 passed`, `Found 3 errors`): among the count lines of
- * the last lines, the most severe, the last among equals. The summary reserves room for it, so
+ * the last lines, the most severe, a tally of both outcomes first, the last among equals. The summary reserves room for it, so
  * that no amount of news crowds it out.
  */
 export function verdictLine(
@@ -90,8 +120,9 @@ export function verdictLine(
     if (l.line <= total - VERDICT_WINDOW) continue;
     const s = scoreLine(l.text);
     if (s.kind !== 'count' || s.score <= 0) continue;
-    if (!best || s.score > best.score || (s.score === best.score && l.line > best.line))
-      best = { line: l.line, score: s.score };
+    const score = s.score + (TALLY_PASS.test(l.text) && TALLY_FAIL.test(l.text) ? 1 : 0);
+    if (!best || score > best.score || (score === best.score && l.line > best.line))
+      best = { line: l.line, score };
   }
   return best?.line;
 }

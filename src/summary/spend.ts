@@ -1,0 +1,181 @@
+/**
+ * Spends the summary's room on the units worth most, greedily, with diminishing returns per
+ * template: once `k` members of a template are shown, the next is worth less (an error at a
+ * location of its own keeps more), but never its bonus for being new since the last run.
+ */
+import { assemble, type Entry, entryCost, MARKER_COST, size, type Unit } from './assemble.js';
+
+/** A unit as it waits to be chosen: its template and a suffix saying how many are like it. */
+export interface Pending extends Unit {
+  /** The main line's text (a line identical to a chosen one of its template says nothing). */
+  main: string;
+  /** What is left of its worth per member of its template already shown (see decayOf). */
+  decay: number;
+  /** The `[×N like this…]` note on the main line: said once per template. */
+  note?: string;
+}
+
+/** What a unit is worth once `taken` members of its template are shown. */
+function effective(u: Pending, taken: number): number {
+  if (taken === 0) return u.score;
+  const base = u.score - u.bonus;
+  const kept = base < 0 ? base - taken : base * u.decay ** taken;
+  return kept + u.bonus;
+}
+
+/**
+ * Spends the room greedily: the unit worth most given what is already chosen, until nothing
+ * more fits. Markers are estimated while choosing, then the exact text is made to fit.
+ */
+export function spend(units: Pending[], room: number, total: number): Entry[] {
+  const chosen: Unit[] = [];
+  const shown = new Set<number>();
+  const taken = new Map<string, number>();
+  const texts = new Map<string, Set<string>>();
+  const heap = new Heap(queues(units));
+  let used = 0;
+  let least = 0;
+  let misses = 0;
+  for (let top = heap.pop(); top && top.s >= MIN_WORTH && misses < MAX_MISSES; top = heap.pop()) {
+    const q = top.q;
+    const unit = q.units[q.next] as Pending;
+    const k = taken.get(unit.key) ?? 0;
+    // Worth only falls as members of a template are shown: a stale top is brought up to date.
+    if (top.k !== k) {
+      heap.push({ q, s: effective(unit, k), k });
+      continue;
+    }
+    q.next++;
+    const following = q.units[q.next];
+    const requeue = () => {
+      if (following)
+        heap.push({ q, s: effective(following, taken.get(unit.key) ?? 0), k: taken.get(unit.key) ?? 0 });
+    };
+    const fresh = unit.entries.filter((e) => !shown.has(e.line));
+    const first = fresh[0];
+    // A marker for lines whose first is not shown would describe an omitted line.
+    const orphan = first?.role === 'meta' && !shown.has((first.from ?? first.line) - 1);
+    if (!first || orphan || texts.get(unit.key)?.has(unit.main)) {
+      requeue();
+      continue;
+    }
+    const adjacent = shown.has((first.from ?? first.line) - 1);
+    const note = unit.note;
+    const entries =
+      k > 0 && note
+        ? fresh.map((e) => (e.text.endsWith(note) ? { ...e, text: e.text.slice(0, -note.length) } : e))
+        : fresh;
+    const candidate: Unit = { ...unit, entries };
+    const need = entries.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
+    // The text alone, without numbers and markers, is a bound below what it costs.
+    const bare = size(entries);
+    const near = used + need > room - 2 * MARKER_COST;
+    if (near && (least + bare > room || size(assemble([...chosen, candidate], total)) > room)) {
+      misses++;
+      requeue();
+      continue;
+    }
+    chosen.push(candidate);
+    for (const e of entries) for (let l = e.from ?? e.line; l <= e.line; l++) shown.add(l);
+    taken.set(unit.key, k + 1);
+    if (!texts.has(unit.key)) texts.set(unit.key, new Set());
+    texts.get(unit.key)?.add(unit.main);
+    used += need;
+    least += bare;
+    requeue();
+  }
+  return fitting(chosen, room, total);
+}
+
+/**
+ * The units in queues of one template and one way of losing worth (so that, within a queue, the
+ * order never changes as members are shown), each sorted best first, the earlier line first
+ * among equals.
+ */
+function queues(units: Pending[]): Slot[] {
+  const byGroup = new Map<string, Pending[]>();
+  for (const u of units) {
+    const g = `${u.decay}|${u.bonus}|${u.key}`;
+    const list = byGroup.get(g);
+    if (list) list.push(u);
+    else byGroup.set(g, [u]);
+  }
+  const slots: Slot[] = [];
+  for (const list of byGroup.values()) {
+    list.sort((x, y) => y.score - x.score || x.line - y.line);
+    slots.push({ q: { units: list, next: 0 }, s: (list[0] as Pending).score, k: 0 });
+  }
+  return slots;
+}
+
+/** A unit worth less than this says nothing worth its bytes: the rest of the room stays empty. */
+const MIN_WORTH = 0.05;
+
+/** Units tried that did not fit, after which the rest are taken not to fit either. */
+const MAX_MISSES = 100;
+
+interface Queue {
+  units: Pending[];
+  next: number;
+}
+
+interface Slot {
+  q: Queue;
+  /** The worth of the queue's next unit when last brought up to date, with `k` members shown. */
+  s: number;
+  k: number;
+}
+
+/** A max-heap of queues by the worth of their next unit. */
+class Heap {
+  private readonly a: Slot[] = [];
+  constructor(items: Slot[]) {
+    for (const x of items) this.push(x);
+  }
+  /** Worth first; among equals, the earlier line. */
+  private above(x: Slot, y: Slot): boolean {
+    if (x.s !== y.s) return x.s > y.s;
+    return (x.q.units[x.q.next] as Pending).line < (y.q.units[y.q.next] as Pending).line;
+  }
+  push(x: Slot): void {
+    const a = this.a;
+    a.push(x);
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.above(a[i] as Slot, a[p] as Slot)) break;
+      [a[i], a[p]] = [a[p] as Slot, a[i] as Slot];
+      i = p;
+    }
+  }
+  pop(): Slot | undefined {
+    const a = this.a;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length > 0 && last) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.above(a[l] as Slot, a[m] as Slot)) m = l;
+        if (r < a.length && this.above(a[r] as Slot, a[m] as Slot)) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m] as Slot, a[i] as Slot];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/** Gives back the least worth until the exact text fits. */
+function fitting(chosen: Unit[], room: number, total: number): Entry[] {
+  let entries = assemble(chosen, total);
+  while (size(entries) > room && chosen.length > 0) {
+    chosen.pop();
+    entries = assemble(chosen, total);
+  }
+  return entries;
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { parentOf } from '../../src/summary/blocks.js';
+import { cutAround } from '../../src/summary/lines.js';
+import { errorWordAt, scoreLine } from '../../src/summary/salience.js';
+import { summarize } from '../../src/summary/summarize.js';
+import { position, verdictLine } from '../../src/summary/worth.js';
+
+const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
+const passing = (n: number, from = 0) =>
+  Array.from(
+    { length: n },
+    (_, i) => `   ✓ suite ${['alpha', 'beta', 'gamma'][i % 3]} > case ${from + i} works ${i % 7}ms`,
+  );
+
+describe('blocks', () => {
+  it('takes no parent across a blank line', () => {
+    const lines = ['Received: "x"', '', '⎯⎯⎯ [1/9] ⎯⎯⎯', '', ' FAIL  test/a.test.ts > a > fails'];
+    expect(parentOf((n) => lines[n - 1], 5)).toBeUndefined();
+    expect(parentOf((n) => ['src/a.js', '  3:1  error  x'][n - 1], 2)).toBe(1);
+  });
+
+  it("shows a failure's message, its values, the line its code frame points at and its location", () => {
+    const failure = [
+      ' FAIL  test/body.test.ts > body > web > fails if json is invalid (web)',
+      "AssertionError: expected 'BadRequest' to be 'Bad Request' // Object.is equality",
+      '',
+      'Expected: "Bad Request"',
+      'Received: "BadRequest"',
+      '',
+      ' ❯ test/body.test.ts:306:38',
+      '    305|     expect(result.status).toBe(400);',
+      '  > 306|     expect(resultJson.statusMessage).toBe("Bad Request");',
+      '',
+    ];
+    const text = [...passing(400), ...failure, ...passing(400, 400), ' Tests  1 failed | 799 passed (800)'];
+    const out = summarize(text.join('\n'), facts);
+    for (const line of failure.filter((l) => l.trim() !== '' && !l.includes('305|')))
+      expect(out).toContain(line.trim());
+  });
+});
+
+describe('verdict', () => {
+  it('is the tally of both outcomes among failing count lines', () => {
+    const lines = [
+      ' Test Files  4 failed | 24 passed (28)',
+      '      Tests  9 failed | 562 passed (600)',
+      '     Errors  12 errors',
+    ];
+    expect(
+      verdictLine(
+        lines.map((text, i) => ({ line: i + 1, text })),
+        3,
+      ),
+    ).toBe(2);
+  });
+
+  it('reads a percentage tally, and not a progress counter, as a count', () => {
+    expect(scoreLine('95% tests passed, 1 tests failed out of 22')).toEqual({ kind: 'count', score: 13 });
+    expect(scoreLine('22/22 Test #22: misc_utils_tests .........   Passed    0.03 sec').kind).not.toBe(
+      'count',
+    );
+  });
+});
+
+describe('assertions and cascades', () => {
+  it("reads `got:` as an assertion's value and `Failure/Error:` as an error", () => {
+    expect(scoreLine('            got: "http://example.com."')).toEqual({ kind: 'error', score: 6 });
+    expect(scoreLine("     Failure/Error: expect(@uri.origin).to eq('x')").score).toBe(12);
+  });
+
+  it('gives no worth to a position far from both ends, so that the first of alike errors comes first', () => {
+    expect(position(500, 1000, 0.7)).toBe(0);
+    expect(position(1000, 1000, 0.7)).toBeGreaterThan(7);
+  });
+});
+
+describe('a long salient line', () => {
+  it('is cut around its first error word when the usual cut would lose it, within the width', () => {
+    const line = `{"level":50,"time":1795631394598,"pid":25482,"reqId":"req-11x",${'"x":"y",'.repeat(30)}"err":{"type":"TypeError","message":"Cannot read properties of undefined (reading 'amount')","stack":"${'at f (a.js:1:2)\\n'.repeat(80)}"}`;
+    const cut = cutAround(line, 320, errorWordAt(line));
+    expect(cut.length).toBeLessThanOrEqual(320);
+    expect(cut).toContain(
+      `"err":{"type":"TypeError","message":"Cannot read properties of undefined (reading 'amount')"`,
+    );
+    expect(cut.startsWith('{"level":50,"time":1795631394598,"pid":25482,"reqId":"req-11x"')).toBe(true);
+    expect(cutAround('short error', 320, 6)).toBe('short error');
+  });
+});
