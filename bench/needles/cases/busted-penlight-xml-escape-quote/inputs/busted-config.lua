@@ -1,0 +1,8 @@
+return {
+  default = {
+    verbose = true,
+    output = "gtest",
+    lpath = "./lua/?.lua;./lua/?/init.lua",
+  }
+}
+-- vim: ft=lua
