@@ -104,26 +104,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   // minisearch loads while grep runs: it is needed as soon as there is anything to rank.
   const ranking = import('./rank.js');
   ranking.catch(() => {});
-  let scans: Scanned[] | undefined;
-  if (opts.scanned) {
-    const early = await opts.scanned.scans;
-    const at = new Map(opts.scanned.ids.map((id, i) => [id, i]));
-    // A result that the early scan did not cover (written since) is scanned here, in JS.
-    if (early) scans = entries.map((e, i) => early[at.get(e.meta.id) ?? -1] ?? scanFile(paths[i]!, forms));
-  } else if (opts.scan !== 'js') {
-    // Outputs of very long lines in JS (see long-lines.ts), the others by the engine.
-    const byEngine = entries.flatMap((e, i) => (longLined(e) ? [] : [i]));
-    const found = await scanWithGrep(
-      dir.results,
-      byEngine.map((i) => basename(paths[i]!)),
-      forms,
-    );
-    if (found) {
-      const at = new Map(byEngine.map((i, k) => [i, k]));
-      scans = paths.map((p, i) => found[at.get(i) ?? -1] ?? scanFile(p, forms));
-    }
-  }
-  scans ??= paths.map((p) => scanFile(p, forms));
+  const scans = await scanAll(dir, entries, paths, forms, opts);
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
   const foundAt = (i: number) => scans.some((s) => s.windows[i]!.length > 0);
@@ -161,16 +142,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
       words.reduce((m, w, k) => (noteMatches(notes[i], w) ? m | (1 << k) : m), 0),
     ),
   }));
-  // Global statistics: every window of every text output searched.
-  let windows = 0;
-  let bytes = 0;
-  for (const s of sources) {
-    if (s.scan.binary) continue;
-    const size = s.scan.bytes || sizeOf(s);
-    const lines = s.scan.lines ?? s.entry.meta.lines ?? Math.ceil(size / 80);
-    windows += Math.max(1, Math.ceil(lines / BLOCK));
-    bytes += size;
-  }
+  const { windows, bytes } = corpusSize(sources);
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
   // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
   const k = candidatesFor(opts.limit);
@@ -182,16 +154,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   });
   readPieces(sources, candidates);
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
-  // Words found nowhere may be typos of words in the candidate windows: near spellings there
-  // (one edit, same first letter, 6+ letters) stand in for them, at half weight.
-  let absent = chosen.absent;
-  for (const label of absent.filter(nearEligible)) {
-    const near = nearSpellings(label, docs);
-    if (near.size === 0) continue;
-    groups.push({ label, words: [words.length], byParts: false, oneLine: false, worth: 0.5 });
-    words.push({ label, near, df: 1 });
-    absent = absent.filter((a) => a !== label);
-  }
+  const absent = addNearSpellings(chosen.absent, docs, groups, words);
   const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
   const { rankWindows, termsOf } = await ranking;
   // Each distinct line is tokenized once, to rank it and to find the lines of a hit that match.
@@ -209,6 +172,85 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
     if (c.mask === 0) rejected.add(windowKey(c.src, c.window));
     else if (phrase && c.pieces.some((p) => phrase(p.text))) c.score *= PHRASE_BOOST;
   }
+  const { ranked, coverage, full } = order(sources, candidates, groups);
+  return {
+    ...none,
+    absent,
+    fuzzy,
+    byParts: groups.filter((g) => g.byParts).map((g) => g.label),
+    ...pickHits(sources, ranked, matched, words, opts, coverage, full, lineTerms, {
+      of: groups.length,
+      toGroups: (m) => groupMask(groups, m),
+      rejected,
+    }),
+  };
+}
+
+/** Each output's matches: from the early scan when there was one, else the engine or the JS scan. */
+async function scanAll(
+  dir: RunDir,
+  entries: Entry[],
+  paths: string[],
+  forms: ReturnType<typeof formsFor>,
+  opts: SearchOptions,
+): Promise<Scanned[]> {
+  let scans: Scanned[] | undefined;
+  if (opts.scanned) {
+    const early = await opts.scanned.scans;
+    const at = new Map(opts.scanned.ids.map((id, i) => [id, i]));
+    // A result that the early scan did not cover (written since) is scanned here, in JS.
+    if (early) scans = entries.map((e, i) => early[at.get(e.meta.id) ?? -1] ?? scanFile(paths[i]!, forms));
+  } else if (opts.scan !== 'js') {
+    // Outputs of very long lines in JS (see long-lines.ts), the others by the engine.
+    const byEngine = entries.flatMap((e, i) => (longLined(e) ? [] : [i]));
+    const found = await scanWithGrep(
+      dir.results,
+      byEngine.map((i) => basename(paths[i]!)),
+      forms,
+    );
+    if (found) {
+      const at = new Map(byEngine.map((i, k) => [i, k]));
+      scans = paths.map((p, i) => found[at.get(i) ?? -1] ?? scanFile(p, forms));
+    }
+  }
+  return scans ?? paths.map((p) => scanFile(p, forms));
+}
+
+/** Global statistics: every window of every text output searched, and their bytes. */
+function corpusSize(sources: Source[]): { windows: number; bytes: number } {
+  let windows = 0;
+  let bytes = 0;
+  for (const s of sources) {
+    if (s.scan.binary) continue;
+    const size = s.scan.bytes || sizeOf(s);
+    const lines = s.scan.lines ?? s.entry.meta.lines ?? Math.ceil(size / 80);
+    windows += Math.max(1, Math.ceil(lines / BLOCK));
+    bytes += size;
+  }
+  return { windows, bytes };
+}
+
+/**
+ * Words found nowhere may be typos of words in the candidate windows: near spellings there
+ * (one edit, same first letter, 6+ letters) stand in for them, at half weight. Adds them to
+ * `groups` and `words`; returns the words still absent.
+ */
+function addNearSpellings(absent: string[], docs: Doc[], groups: Group[], words: Word[]): string[] {
+  for (const label of absent.filter(nearEligible)) {
+    const near = nearSpellings(label, docs);
+    if (near.size === 0) continue;
+    groups.push({ label, words: [words.length], byParts: false, oneLine: false, worth: 0.5 });
+    words.push({ label, near, df: 1 });
+    absent = absent.filter((a) => a !== label);
+  }
+  return absent;
+}
+
+/**
+ * The windows with a score, and outputs matched by their note only, best first: those holding
+ * every word first, then by score, newer outputs first, earlier windows first.
+ */
+function order(sources: Source[], candidates: Candidate[], groups: Group[]) {
   const ranked: Candidate[] = [];
   const scored = new Map<number, Candidate[]>();
   for (const c of candidates) if (c.score > 0) scored.set(c.src, [...(scored.get(c.src) ?? []), c]);
@@ -239,15 +281,5 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
       sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
       a.window - b.window,
   );
-  return {
-    ...none,
-    absent,
-    fuzzy,
-    byParts: groups.filter((g) => g.byParts).map((g) => g.label),
-    ...pickHits(sources, ranked, matched, words, opts, coverage, full, lineTerms, {
-      of: groups.length,
-      toGroups: (m) => groupMask(groups, m),
-      rejected,
-    }),
-  };
+  return { ranked, coverage, full };
 }
