@@ -11,8 +11,11 @@ const heavy = [
   'test/e2e/summary-chunking.test.ts',
   'test/e2e/hook-in-shell-harness.test.ts',
 ];
-/** Load and stress: minutes on 2 cores. Only `npm run test:slow` runs them (CI does not). */
-const slow = ['test/e2e/load.test.ts', 'test/e2e/stress.test.ts'];
+/**
+ * Load, stress, and more seeds of the chunking scenario: minutes on 2 cores. Only
+ * `npm run test:slow` runs them (CI does not).
+ */
+const slow = ['test/e2e/load.test.ts', 'test/e2e/stress.test.ts', 'test/e2e/summary-chunking-more.test.ts'];
 
 export default defineConfig({
   test: {
