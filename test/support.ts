@@ -294,8 +294,12 @@ export function writeResult(
 /** An ISO time `ms` milliseconds ago. */
 export const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
-/** Resolves when `check` holds, polling; fails after `ms`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+/**
+ * Resolves when `check` holds, polling; fails after `ms`. The default is for waiting on something
+ * to start: at load 27 on 2 cores, a ctxwrap started and stored its first line after more than
+ * 10 s (read.test.ts's running result, once). It stays under the e2e project's 60 s per test.
+ */
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting for condition');
