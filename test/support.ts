@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, execaSync, type Options, type Result, type ResultPromise, type SyncResult } from 'execa';
 import { afterAll, afterEach } from 'vitest';
+import { parseFastSearchArgs, runSearch } from '../src/cli/fast-search.js';
 import { listResults } from '../src/commands/list.js';
 import { resolveTtl } from '../src/env.js';
 import { CtxwrapError } from '../src/errors.js';
@@ -192,6 +193,18 @@ export async function inProcess(
   }
 }
 
+/**
+ * `ctxwrap --run-dir DIR search ARGS` in-process: ARGS parsed by the CLI's own fast-path parser,
+ * then the search both of the CLI's paths run (runSearch). The worker's environment is the
+ * configuration (no CTXWRAP_* in it): a test that sets one spawns the CLI.
+ */
+export function searchIn(runDir: string, args: string[]): Promise<Called> {
+  const parsed = parseFastSearchArgs(['--run-dir', runDir, 'search', ...args]);
+  if (!parsed) throw new Error(`searchIn takes what the fast path parses (spawn the CLI): ${args.join(' ')}`);
+  const { words, ...flags } = parsed;
+  return inProcess((print) => runSearch(words, flags, print));
+}
+
 // ---------------------------------------------------------------------------------------------
 // What a run directory holds, and results made without the CLI.
 
@@ -281,8 +294,12 @@ export function writeResult(
 /** An ISO time `ms` milliseconds ago. */
 export const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
-/** Resolves when `check` holds, polling; fails after `ms`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+/**
+ * Resolves when `check` holds, polling; fails after `ms`. The default is for waiting on something
+ * to start: at load 27 on 2 cores, a ctxwrap started and stored its first line after more than
+ * 10 s (read.test.ts's running result, once). It stays under the e2e project's 60 s per test.
+ */
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting for condition');
@@ -313,11 +330,12 @@ export async function startRunning(runDir: string): Promise<{ id: string; child:
   return { id, child };
 }
 
-/** Stores `text` as a result named `name` (through `ctxwrap --name`), returns its id. */
+/** Stores `text` as a result named `name` (through `ctxwrap --name NAME -- cat FILE`), returns its id. */
 export async function storeText(runDir: string, name: string, text: string): Promise<string> {
   const file = join(tempDir(), `${name}.txt`);
   writeFileSync(file, text);
-  const r = await ctxwrap(['--run-dir', runDir, '--name', name, '--', process.execPath, EMIT, file]);
+  // cat, not a node script: a node start costs about ten times the CPU, and storing is all this does.
+  const r = await ctxwrap(['--run-dir', runDir, '--name', name, '--', 'cat', file]);
   const dir = join(runDir, 'tool_results');
   const id = readdirSync(dir)
     .filter((n) => n.endsWith('.json') && !n.endsWith('.fp.json'))

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHook } from '../../src/commands/hook.js';
 import { BIN, cleanEnv } from '../support.js';
 
 const SESSION = '0b1e2c3d-4f50-4617-8899-aabbccddeeff';
@@ -179,7 +180,11 @@ function asClaudeCode(command: string, tag: string): { status: number | null; ou
   }
 }
 
-/** The hook's answer for a command: the rewritten command, or undefined when left alone. */
+/**
+ * The hook's answer for a command: the rewritten command, or undefined when left alone. Asked
+ * in-process (runHook is what `ctxwrap hook claude` runs on its stdin; hook-claude.test.ts spawns
+ * the hook itself): what this file tests is how the rewritten command runs in the agent's shell.
+ */
 function hook(command: string): { command: string | undefined; allow: boolean } {
   const payload = JSON.stringify({
     session_id: SESSION,
@@ -189,18 +194,21 @@ function hook(command: string): { command: string | undefined; allow: boolean } 
     tool_name: 'Bash',
     tool_input: { command, description: 'harness' },
   });
-  // A generous limit: only a hang (the CRLF loop this once had) can reach it.
-  const r = spawnSync('node', [BIN, 'hook', 'claude'], {
+  let stdout = '';
+  const status = runHook({
+    agent: 'claude',
     input: payload,
-    cwd: project,
     env,
-    encoding: 'utf8',
-    timeout: 20_000,
+    scriptPath: BIN,
+    // The spawned hook's parent was this worker: the same rules are found from it.
+    parentPid: process.pid,
+    print: (text) => {
+      stdout += text;
+    },
   });
-  expect(r.error).toBeUndefined();
-  expect(r.status).toBe(0);
-  if (r.stdout.trim() === '') return { command: undefined, allow: false };
-  const answer = JSON.parse(r.stdout).hookSpecificOutput;
+  expect(status).toBe(0);
+  if (stdout.trim() === '') return { command: undefined, allow: false };
+  const answer = JSON.parse(stdout).hookSpecificOutput;
   expect(answer.hookEventName).toBe('PreToolUse');
   return { command: answer.updatedInput.command, allow: answer.permissionDecision === 'allow' };
 }

@@ -1,7 +1,54 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ctxwrap, script, startRunning, stored, tempDir, writeResult } from '../support.js';
+import { readResult } from '../../src/commands/read.js';
+import { parseWhole } from '../../src/parse-number.js';
+import {
+  type Called,
+  ctxwrap,
+  inProcess,
+  script,
+  startRunning,
+  stored,
+  tempDir,
+  writeResult,
+} from '../support.js';
+
+/**
+ * `ctxwrap read --run-dir DIR ID ARGS` in-process, its options made as src/cli/read.ts makes
+ * them (--lines, --context, --max-chars, --no-numbers): what the command prints, its exit code,
+ * and the CLI's `ctxwrap: ` lines on stderr. The CLI's own part (parsing, --raw's bytes and note
+ * on stdout and stderr, exit codes of a process) is tested by spawning it, below.
+ */
+async function readIn(runDir: string, id: string, ...args: string[]): Promise<Called> {
+  const value = (flag: string) => {
+    const at = args.indexOf(flag);
+    return at === -1 ? undefined : (args[at + 1] as string);
+  };
+  const context = value('--context');
+  const maxChars = value('--max-chars');
+  let warned = '';
+  const called = await inProcess(async (print) =>
+    readResult({
+      runDir,
+      id,
+      ...(value('--lines') !== undefined ? { lines: value('--lines') } : {}),
+      ...(context !== undefined ? { context: parseWhole(context, '--context', 0, 1000) } : {}),
+      ...(maxChars !== undefined ? { maxChars: parseWhole(maxChars, '--max-chars', 0) } : {}),
+      raw: false,
+      numbers: !args.includes('--no-numbers'),
+      redact: true,
+      print,
+      printBytes: () => {
+        throw new Error('readIn is for text: spawn the CLI for --raw');
+      },
+      warn: (text) => {
+        warned += `ctxwrap: ${text}\n`;
+      },
+    }),
+  );
+  return { ...called, stderr: warned + called.stderr };
+}
 
 const ACCEPTED =
   'accepted: first:N, last:N, A-B, A- (to the end), N, lists such as 1-20,900-950, grep:PATTERN, grep:/PATTERN/i';
@@ -10,7 +57,8 @@ describe('ctxwrap read', () => {
   let runDir: string;
   let id: string; // `line 1` … `line 1000`, every 100th `line i ERROR boom`
   let untidy: string;
-  const read = (...args: string[]) => ctxwrap(['read', '--run-dir', runDir, ...args]);
+  const read = (readId: string, ...args: string[]) => readIn(runDir, readId, ...args);
+  const readCli = (...args: string[]) => ctxwrap(['read', '--run-dir', runDir, ...args]);
 
   beforeAll(async () => {
     runDir = join(tempDir(), 'run');
@@ -24,7 +72,7 @@ describe('ctxwrap read', () => {
       .join('');
 
   it('prints the output numbered, as much as fits, and says what was left out', async () => {
-    const r = await read(id);
+    const r = await readCli(id);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.length).toBeLessThanOrEqual(4000);
@@ -167,15 +215,15 @@ describe('ctxwrap read', () => {
 
   it('--raw prints the exact stored bytes', async () => {
     const stored = readFileSync(join(runDir, 'tool_results', `${untidy}.txt`));
-    const all = await read(untidy, '--raw');
+    const all = await readCli(untidy, '--raw');
     expect(all).toMatchObject({ exitCode: 0, stderr: '', stdout: stored.toString('utf8') });
-    const two = await read(untidy, '--raw', '--lines', '2-3');
+    const two = await readCli(untidy, '--raw', '--lines', '2-3');
     expect(two).toMatchObject({
       exitCode: 0,
       stderr: '',
       stdout: '\x1b[31mFA\x1b[0mIL colored\nprogress 10%\rprogress 55%\rprogress 100%\n',
     });
-    const cut = await read(id, '--raw', '--lines', '1-100', '--max-chars', '30');
+    const cut = await readCli(id, '--raw', '--lines', '1-100', '--max-chars', '30');
     expect(cut.stdout).toBe('line 1\nline 2\nline 3\nline 4\n');
     expect(cut.stderr).toBe(
       'ctxwrap: lines 1-4 of 1,000 shown; the rest did not fit in --max-chars 30: --lines 5-100\n',
@@ -197,7 +245,7 @@ describe('ctxwrap read', () => {
   });
 
   it('refuses --context without grep:', async () => {
-    expect(await read(id, '--lines', '1-3', '--context', '2')).toMatchObject({
+    expect(await readCli(id, '--lines', '1-3', '--context', '2')).toMatchObject({
       exitCode: 2,
       stdout: '',
       stderr: 'ctxwrap: --context applies to --lines grep:PATTERN only\n',
@@ -223,7 +271,7 @@ describe('ctxwrap read', () => {
   });
 
   it('names the run directory it looked in for an unknown id, exit 1', async () => {
-    expect(await read('npm_0123abcd')).toMatchObject({
+    expect(await readCli('npm_0123abcd')).toMatchObject({
       exitCode: 1,
       stdout: '',
       stderr: `ctxwrap: no result 'npm_0123abcd' in ${runDir} (see 'ctxwrap list')\n`,
@@ -249,7 +297,7 @@ describe('ctxwrap read', () => {
     const dir = join(tempDir(), 'run');
     const run = await startRunning(dir);
     const running = run.id;
-    const r = await ctxwrap(['read', '--run-dir', dir, running]);
+    const r = await readIn(dir, running);
     expect(r).toMatchObject({
       exitCode: 0,
       stderr: '',
@@ -257,48 +305,33 @@ describe('ctxwrap read', () => {
     });
     run.child.kill('SIGTERM');
     expect((await run.child).exitCode).toBe(0);
-    expect((await ctxwrap(['read', '--run-dir', dir, running])).stdout).toBe('1: started\n2: stopped\n');
+    expect((await readIn(dir, running)).stdout).toBe('1: started\n2: stopped\n');
   });
 
   it('handles empty, binary and many-block results', async () => {
     const dir = join(tempDir(), 'run');
     writeResult(dir, 'empty_00000000', '');
-    expect((await ctxwrap(['read', '--run-dir', dir, 'empty_00000000'])).stdout).toBe(
-      '[ctxwrap: empty_00000000 has no output]\n',
-    );
+    expect((await readIn(dir, 'empty_00000000')).stdout).toBe('[ctxwrap: empty_00000000 has no output]\n');
     writeResult(dir, 'bin_00000000', Buffer.from([0, 1, 2, 255, 10]), { binary: true });
-    expect((await ctxwrap(['read', '--run-dir', dir, 'bin_00000000'])).stdout).toBe(
+    expect((await readIn(dir, 'bin_00000000')).stdout).toBe(
       '[ctxwrap bin_00000000] binary output (5 B) not shown; --raw for the bytes, or --lines to see it as text\n',
     );
-    expect((await ctxwrap(['read', '--run-dir', dir, 'bin_00000000', '--lines', '1'])).stdout).toBe(
-      '1: ^@^A^B\uFFFD\n',
-    );
+    expect((await readIn(dir, 'bin_00000000', '--lines', '1')).stdout).toBe('1: ^@^A^B\uFFFD\n');
     // Several 1 MiB blocks: numbering and context across block edges.
     const lines = Array.from(
       { length: 120_000 },
       (_, k) => `row ${k + 1} ${k % 40_000 === 39_999 ? 'NEEDLE' : 'hay'} ${'x'.repeat(20)}`,
     );
     writeResult(dir, 'big_00000000', `${lines.join('\n')}\n`);
-    const r = await ctxwrap([
-      'read',
-      '--run-dir',
-      dir,
-      'big_00000000',
-      '--lines',
-      'grep:NEEDLE',
-      '--context',
-      '1',
-    ]);
+    const r = await readIn(dir, 'big_00000000', '--lines', 'grep:NEEDLE', '--context', '1');
     const row = (n: number, mark: string) =>
       `${n}${mark} row ${n} ${n % 40_000 === 0 ? 'NEEDLE' : 'hay'} ${'x'.repeat(20)}\n`;
     expect(r.stdout).toBe(
       `${[40_000, 80_000, 120_000].map((n) => `${row(n - 1, '-')}${row(n, ':')}${n < 120_000 ? row(n + 1, '-') : ''}`).join('')}[ctxwrap: 3 matching lines (120,000 lines searched)]\n`,
     );
-    expect((await ctxwrap(['read', '--run-dir', dir, 'big_00000000', '--lines', '119999-'])).stdout).toBe(
+    expect((await readIn(dir, 'big_00000000', '--lines', '119999-')).stdout).toBe(
       `${row(119_999, ':')}${row(120_000, ':')}`,
     );
-    expect((await ctxwrap(['read', '--run-dir', dir, 'big_00000000', '--lines', 'last:1'])).stdout).toBe(
-      row(120_000, ':'),
-    );
+    expect((await readIn(dir, 'big_00000000', '--lines', 'last:1')).stdout).toBe(row(120_000, ':'));
   });
 });

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, filler, frames, storeText, tempDir } from '../support.js';
+import { ctxwrap, filler, frames, searchIn, storeText, tempDir } from '../support.js';
 
 const lines = (...parts: (string | string[])[]) => `${parts.flat().join('\n')}\n`;
 
@@ -65,7 +65,7 @@ describe('search v2', () => {
     // What a ctxwrap 0.1 search left: tokens of the output, lowercased, in index/.
     mkdirSync(join(runDir, 'index'));
     writeFileSync(join(runDir, 'index', 'pack-1.idx'), `github_token ${token.toLowerCase()}`);
-    const s = await ctxwrap(['search', '--run-dir', runDir, 'GITHUB_TOKEN']);
+    const s = await searchIn(runDir, ['GITHUB_TOKEN']);
     expect(s.exitCode).toBe(0);
     expect(s.stdout).not.toContain(token);
     expect(filesHolding(runDir, token).length).toBeGreaterThan(0);
@@ -79,7 +79,7 @@ describe('search v2', () => {
     const runDir = join(tempDir(), 'run');
     const cmd = `echo first; head -c 2000000 /dev/zero | tr "\\0" b; echo; echo "error: yyneedle after"; echo last`;
     await ctxwrap(['--run-dir', runDir, '-c', cmd]);
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'yyneedle']);
+    const r = await searchIn(runDir, ['yyneedle']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('3: error: yyneedle after\n');
     expect(frames(r.stdout)[0]).toMatchObject({ last: 4 });
@@ -95,7 +95,7 @@ describe('search v2', () => {
       'long',
       lines('x'.repeat(3_000_000), 'two', 'three', 'four: the zqxmarker line', 'five', ...filler(20, 6)),
     );
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'zqxmarker']);
+    const r = await searchIn(runDir, ['zqxmarker']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('4: four: the zqxmarker line\n');
     expect(frames(r.stdout)[0]).toEqual({ id, first: 1, last: 7 });
@@ -106,7 +106,7 @@ describe('search v2', () => {
     const runDir = join(root, 'run');
     const minified = `${'var a=1;'.repeat(40_000)}throw new QuokkaError("glacier melted");${'b=2;'.repeat(40_000)}`;
     await storeText(runDir, 'min', lines('header', minified, 'footer'));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'QuokkaError glacier']);
+    const r = await searchIn(runDir, ['QuokkaError glacier']);
     expect(r.exitCode).toBe(0);
     const shown = r.stdout.split('\n').find((l) => l.startsWith('2: '))!;
     expect(shown).toMatch(
@@ -124,7 +124,7 @@ describe('search v2', () => {
         `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}+00:00`;
     times['4.1.12'] = '2026-10-15T14:51:24+00:00';
     await storeText(runDir, 'npm', lines(JSON.stringify({ name: 'vitest', time: times })));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'vitest 4.1.12 publish time']);
+    const r = await searchIn(runDir, ['vitest 4.1.12 publish time']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('"4.1.12":"2026-10-15T14:51:24+00:00"');
     expect(r.stdout.split('\n')[0]).toContain('not found anywhere: publish');
@@ -138,7 +138,7 @@ describe('search v2', () => {
       'net',
       lines(filler(10), 'Error: connect ECONNREFUSED 127.0.0.1:5432', filler(10, 12)),
     );
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'refused']);
+    const r = await searchIn(runDir, ['refused']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('11: Error: connect ECONNREFUSED 127.0.0.1:5432\n');
   });
@@ -159,14 +159,14 @@ describe('search v2', () => {
       ['wobbly', '2: Error: bzip stream is wobbly'],
       ['tablespace frobnicated', '9001: Error: tablespace frobnicated'],
     ]) {
-      const r = await ctxwrap(['search', '--run-dir', runDir, q!]);
+      const r = await searchIn(runDir, [q!]);
       expect(r.exitCode, q).toBe(0);
       expect(r.stdout, q).toContain(`${line}\n`);
     }
     // Real binary data is not searched.
     const elf = await ctxwrap(['--run-dir', runDir, '--', 'cat', process.execPath]);
     expect(elf.exitCode).toBe(0);
-    const b = await ctxwrap(['search', '--run-dir', runDir, 'GLIBC']);
+    const b = await searchIn(runDir, ['GLIBC']);
     expect(b.stdout).not.toMatch(/\[ctxwrap hit \d+\/\d+\] cat_/);
   });
 
@@ -186,7 +186,7 @@ describe('search v2', () => {
     const newest = ids
       .map((id) => JSON.parse(readFileSync(join(runDir, 'tool_results', `${id}.json`), 'utf8')))
       .sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt))[0].id;
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'quokka glacier']);
+    const r = await searchIn(runDir, ['quokka glacier']);
     expect(r.exitCode).toBe(0);
     const hits = frames(r.stdout);
     expect(hits).toHaveLength(1);
@@ -203,7 +203,7 @@ describe('search v2', () => {
       'retry',
       lines(filler(22), loop, 'gave up on quokkadb', 'waiting', 'waiting', filler(20, 40)),
     );
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'gave up quokkadb']);
+    const r = await searchIn(runDir, ['gave up quokkadb']);
     expect(r.exitCode).toBe(0);
     expect(frames(r.stdout)[0]).toMatchObject({ id });
     const shown = r.stdout.split('\n');
@@ -217,7 +217,7 @@ describe('search v2', () => {
       '30: waiting',
       '31: waiting',
     ]);
-    const json = await ctxwrap(['search', '--run-dir', runDir, 'gave up quokkadb', '--json']);
+    const json = await searchIn(runDir, ['gave up quokkadb', '--json']);
     const lineNumbers = JSON.parse(json.stdout).hits[0].snippet.map((l: { line: number }) => l.line);
     expect(lineNumbers).toEqual(expect.arrayContaining([23, 24, 25, 26, 27, 28, 29]));
   });
@@ -227,15 +227,15 @@ describe('search v2', () => {
     const runDir = join(root, 'run');
     const tsc = await storeText(runDir, 'tsc', lines(filler(5), 'error TS2345: flaky quokka'));
     const npm = await storeText(runDir, 'npm', lines(filler(5), 'npm ERR! flaky quokka'));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'flaky quokka', '--in', 'tsc_*']);
+    const r = await searchIn(runDir, ['flaky quokka', '--in', 'tsc_*']);
     expect(r.exitCode).toBe(0);
     expect(frames(r.stdout).map((h) => h.id)).toEqual([tsc]);
-    const both = await ctxwrap(['search', '--run-dir', runDir, 'flaky quokka', '--in', '{tsc,npm}_*']);
+    const both = await searchIn(runDir, ['flaky quokka', '--in', '{tsc,npm}_*']);
     expect(new Set(frames(both.stdout).map((h) => h.id))).toEqual(new Set([tsc, npm]));
-    const none = await ctxwrap(['search', '--run-dir', runDir, 'flaky', '--in', 'cargo_*']);
+    const none = await searchIn(runDir, ['flaky', '--in', 'cargo_*']);
     expect(none.exitCode).toBe(1);
     expect(none.stdout).toBe('[ctxwrap search] no matches for "flaky" in 0 results\n');
-    const bad = await ctxwrap(['search', '--run-dir', runDir, 'flaky', '--in', '../*']);
+    const bad = await searchIn(runDir, ['flaky', '--in', '../*']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^ctxwrap: --in takes a pattern of result ids such as 'tsc_\*'/);
   });
@@ -244,7 +244,7 @@ describe('search v2', () => {
     const root = tempDir();
     const runDir = join(root, 'run');
     await storeText(runDir, 'wide', lines(filler(3), `error: quokka ${'detail '.repeat(200)}`, filler(3, 5)));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'quokka', '--max-chars', '400']);
+    const r = await searchIn(runDir, ['quokka', '--max-chars', '400']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.length).toBeLessThanOrEqual(400);
     expect(r.stdout).toMatch(/^4: error: quokka detail .*…\[\d[\d,]* bytes cut\]…$/m);

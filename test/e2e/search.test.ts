@@ -1,7 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ctxwrap, EMIT, editMeta, filler, frames, indexFiles, storeText, tempDir } from '../support.js';
+import {
+  ctxwrap,
+  EMIT,
+  editMeta,
+  filler,
+  frames,
+  indexFiles,
+  searchIn,
+  storeText,
+  tempDir,
+  writeResult,
+} from '../support.js';
 
 const lines = (...parts: (string | string[])[]) => `${parts.flat().join('\n')}\n`;
 
@@ -46,7 +57,7 @@ describe('ctxwrap search', () => {
       'middleware cors',
       'src/middleware/cors/index.ts(124',
     ]) {
-      const r = await ctxwrap(['search', '--run-dir', runDir, q]);
+      const r = await searchIn(runDir, [q]);
       expect(r.exitCode, q).toBe(0);
       expect(r.stdout, q).toContain(
         "31: src/middleware/cors/index.ts(124,39): error TS2345: Argument of type 'number'",
@@ -59,7 +70,7 @@ describe('ctxwrap search', () => {
     await storeText(runDir, 'db', lines(filler(20), 'error: connection refused', 'timeout after 30s'));
     // "refusal" is two edits from "refused", "connectivity" shares only a prefix with nothing.
     for (const q of ['zanzibar', 'refusal', 'connectivity', 'refusing', 'E404']) {
-      const r = await ctxwrap(['search', '--run-dir', runDir, q]);
+      const r = await searchIn(runDir, [q]);
       expect(r.exitCode, q).toBe(1);
       expect(r.stdout, q).toBe(`[ctxwrap search] no matches for "${q}" in 1 result\n`);
       expect(r.stderr, q).toBe('');
@@ -69,7 +80,7 @@ describe('ctxwrap search', () => {
   it('names the words found nowhere, and never frames a hit on them', async () => {
     const runDir = join(tempDir(), 'run');
     await storeText(runDir, 'db', lines(filler(20), 'error: connection refused', filler(20, 21)));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'connection zanzibar']);
+    const r = await searchIn(runDir, ['connection zanzibar']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/not found anywhere: zanzibar/);
     expect(r.stdout).toContain('21: error: connection refused');
@@ -79,11 +90,11 @@ describe('ctxwrap search', () => {
     const runDir = join(tempDir(), 'run');
     await storeText(runDir, 'log', lines(filler(20), 'buffer reused after free', filler(20, 21)));
     // "refused" is one edit from "reused", but "connection" is nowhere: no match at all.
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'connection refused']);
+    const r = await searchIn(runDir, ['connection refused']);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('[ctxwrap search] no matches for "connection refused" in 1 result\n');
     // With a word found for real, the near spelling helps rank, and is named.
-    const typo = await ctxwrap(['search', '--run-dir', runDir, 'buffer reuesd']);
+    const typo = await searchIn(runDir, ['buffer reuesd']);
     expect(typo.exitCode).toBe(0);
     expect(typo.stdout.split('\n')[0]).toContain("no exact 'reuesd', near: reused");
   });
@@ -92,10 +103,10 @@ describe('ctxwrap search', () => {
     const runDir = join(tempDir(), 'run');
     await storeText(runDir, 'db', lines(filler(20), 'error: connection refused', filler(20, 21)));
     // Near spellings are looked for in the windows the other words found (no index to look in).
-    const alone = await ctxwrap(['search', '--run-dir', runDir, 'conection']);
+    const alone = await searchIn(runDir, ['conection']);
     expect(alone.exitCode).toBe(1);
     expect(alone.stdout).toBe('[ctxwrap search] no matches for "conection" in 1 result\n');
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'conection refused']);
+    const r = await searchIn(runDir, ['conection refused']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.split('\n')[0]).toContain("no exact 'conection', near: connection");
     expect(r.stdout).toContain('21: error: connection refused');
@@ -105,14 +116,14 @@ describe('ctxwrap search', () => {
     const runDir = join(tempDir(), 'run');
     const a = await storeText(runDir, 'a', lines(filler(10), 'flaky timeout in a'));
     const b = await storeText(runDir, 'b', lines(filler(10), 'flaky timeout in b'));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'flaky timeout', '--id', a]);
+    const r = await searchIn(runDir, ['flaky timeout', '--id', a]);
     expect(r.exitCode).toBe(0);
     expect(frames(r.stdout).map((h) => h.id)).toEqual([a]);
     expect(r.stdout).not.toContain(b);
-    const bad = await ctxwrap(['search', '--run-dir', runDir, 'flaky', '--id', '../etc/passwd']);
+    const bad = await searchIn(runDir, ['flaky', '--id', '../etc/passwd']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^ctxwrap: invalid result id '\.\.\/etc\/passwd'/);
-    const unknown = await ctxwrap(['search', '--run-dir', runDir, 'flaky', '--id', 'npm_00000000']);
+    const unknown = await searchIn(runDir, ['flaky', '--id', 'npm_00000000']);
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toBe(`ctxwrap: no result 'npm_00000000' in ${runDir} (see 'ctxwrap list')\n`);
   });
@@ -123,23 +134,14 @@ describe('ctxwrap search', () => {
     for (let i = 0; i < 30; i++)
       text.push(...filler(9, i * 10), `test ${i} failed: timeout after 5000ms ${'x'.repeat(300)}`);
     await storeText(runDir, 'tests', lines(text));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'timeout', '--limit', '3']);
+    const r = await searchIn(runDir, ['timeout', '--limit', '3']);
     expect(r.exitCode).toBe(0);
     expect(frames(r.stdout)).toHaveLength(3);
     expect(r.stdout).toMatch(
       /\n\[ctxwrap search\] 27 more hits: add words, scope with --id <id>, or raise --limit\n$/,
     );
     for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(250);
-    const small = await ctxwrap([
-      'search',
-      '--run-dir',
-      runDir,
-      'timeout',
-      '--limit',
-      '10',
-      '--max-chars',
-      '900',
-    ]);
+    const small = await searchIn(runDir, ['timeout', '--limit', '10', '--max-chars', '900']);
     expect(small.stdout.length).toBeLessThanOrEqual(900);
     expect(frames(small.stdout).length).toBeGreaterThan(0);
     // Each frame names exactly the lines printed under it, even when cut to fit.
@@ -148,7 +150,7 @@ describe('ctxwrap search', () => {
       const shown = [...block.matchAll(/^(\d+): /gm)].map((m) => Number(m[1]));
       expect([shown[0], shown.at(-1)]).toEqual([frame!.first, frame!.last]);
     }
-    const bad = await ctxwrap(['search', '--run-dir', runDir, 'timeout', '--limit', '0']);
+    const bad = await searchIn(runDir, ['timeout', '--limit', '0']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toBe("ctxwrap: --limit takes a whole number from 1 to 100 (got '0')\n");
   });
@@ -159,16 +161,7 @@ describe('ctxwrap search', () => {
       i % 5 === 0 ? `retry ${i}: socket timeout` : `step ${i} ok`,
     );
     await storeText(runDir, 'net', lines(text));
-    const r = await ctxwrap([
-      'search',
-      '--run-dir',
-      runDir,
-      'socket timeout',
-      '--limit',
-      '8',
-      '--max-chars',
-      '100000',
-    ]);
+    const r = await searchIn(runDir, ['socket timeout', '--limit', '8', '--max-chars', '100000']);
     const shown = [...r.stdout.matchAll(/^(\d+): /gm)].map((m) => Number(m[1]));
     expect(shown.length).toBeGreaterThan(20);
     expect(new Set(shown).size).toBe(shown.length);
@@ -181,17 +174,17 @@ describe('ctxwrap search', () => {
     editMeta(runDir, id, (m) => {
       m.note = 'staging rollout\nfor ticket OPS-1234';
     });
-    const byNote = await ctxwrap(['search', '--run-dir', runDir, 'OPS-1234']);
+    const byNote = await searchIn(runDir, ['OPS-1234']);
     expect(byNote.exitCode).toBe(0);
     expect(byNote.stdout).toContain(`[ctxwrap hit 1/1] ${id} its note matches score`);
     expect(byNote.stdout).toContain('note: staging rollout for ticket OPS-1234');
     // A note file beside the metadata (as `ctxwrap note` writes it) wins over the metadata's.
     writeFileSync(join(runDir, 'tool_results', `${id}.note`), 'rollback planned\n');
-    const byFile = await ctxwrap(['search', '--run-dir', runDir, 'rollback']);
+    const byFile = await searchIn(runDir, ['rollback']);
     expect(byFile.stdout).toContain(`[ctxwrap hit 1/1] ${id} its note matches score 2.0 · `);
     expect(byFile.stdout).toContain('· note: rollback planned\n');
     writeFileSync(join(runDir, 'tool_results', `${id}.note`), '');
-    const both = await ctxwrap(['search', '--run-dir', runDir, 'warnings staging']);
+    const both = await searchIn(runDir, ['warnings staging']);
     expect(both.stdout).toMatch(
       new RegExp(`^\\[ctxwrap hit 1/1\\] ${id} lines \\d+-11 score .* · note: staging rollout`, 'm'),
     );
@@ -209,7 +202,7 @@ describe('ctxwrap search', () => {
         '\x1b[31mred secret\x1b[0m',
       ),
     );
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'instructions done secret']);
+    const r = await searchIn(runDir, ['instructions done secret']);
     expect(r.exitCode).toBe(0);
     const own = r.stdout.split('\n').filter((l) => l.startsWith('[ctxwrap'));
     expect(own[0]).toMatch(/^\[ctxwrap search\] /);
@@ -240,7 +233,7 @@ describe('ctxwrap search', () => {
   it('prints JSON with --json, and records what it printed in the ledger', async () => {
     const runDir = join(tempDir(), 'run');
     const id = await storeText(runDir, 'db', lines(filler(5), 'error: connection refused'));
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'refused', '--json']);
+    const r = await searchIn(runDir, ['refused', '--json']);
     expect(r.exitCode).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.hits[0]).toMatchObject({ id, lines: [3, 6], words: { found: 1, of: 1 } });
@@ -252,14 +245,17 @@ describe('ctxwrap search', () => {
     expect(ledger.at(-1)).toMatchObject({ kind: 'search', bytes: Buffer.byteLength(r.stdout) });
   });
 
+  // The large outputs below are written as a result directly (writeResult): what is tested is
+  // the search of them; capturing outputs this size is run.test.ts's and capture-bytes.test.ts's.
   it('finds a line in the middle of a large output, at its exact line number', async () => {
     const runDir = join(tempDir(), 'run');
-    const id = await storeText(
+    const id = 'big_0000b16a';
+    writeResult(
       runDir,
-      'big',
+      id,
       lines(filler(200_000), 'panic: unexpected EOF in chunk reader', filler(2000, 200_001)),
     );
-    const r = await ctxwrap(['search', '--run-dir', runDir, 'unexpected EOF']);
+    const r = await searchIn(runDir, ['unexpected EOF']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`${id} lines 199998-200004 score`);
     expect(r.stdout).toContain('200001: panic: unexpected EOF in chunk reader');
@@ -271,15 +267,16 @@ describe('ctxwrap search', () => {
     for (let k = 0; k < 4; k++) {
       const body = filler(60_000, k * 100_000);
       body[30_000 + k] = `worker ${k}: segment checksum mismatch at offset ${k * 4096}`;
-      ids.push(await storeText(runDir, `big${k}`, lines(body)));
+      ids.push(`big${k}_0000b16a`);
+      writeResult(runDir, `big${k}_0000b16a`, lines(body));
     }
-    const first = await ctxwrap(['search', '--run-dir', runDir, 'checksum mismatch', '--limit', '4']);
+    const first = await searchIn(runDir, ['checksum mismatch', '--limit', '4']);
     expect(first.exitCode).toBe(0);
     expect(first.stderr).toBe('');
     expect(new Set(frames(first.stdout).map((h) => h.id))).toEqual(new Set(ids));
     expect(first.stdout).toContain('30001: worker 0: segment checksum mismatch at offset 0');
     expect(indexFiles(runDir)).toEqual([]);
-    const again = await ctxwrap(['search', '--run-dir', runDir, 'checksum mismatch', '--limit', '4']);
+    const again = await searchIn(runDir, ['checksum mismatch', '--limit', '4']);
     expect(again.stdout).toBe(first.stdout);
   });
 
