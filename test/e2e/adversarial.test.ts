@@ -336,7 +336,7 @@ describe('9/10: read within --max-chars, and list of an incomplete result', () =
     const bytes = Buffer.from(r.stdout as unknown as Uint8Array);
     expect(bytes.length).toBe(100);
     expect(bytes.toString('utf8')).toBe('\u00e9'.repeat(50));
-    expect(Buffer.from(r.stderr as unknown as Uint8Array).toString()).toContain('line 2 cut from 241 bytes');
+    expect(Buffer.from(r.stderr as unknown as Uint8Array).toString()).toContain('line 2 cut from 240 bytes');
   });
 
   it('list counts the stored lines of an incomplete result, as show does', async () => {
