@@ -50,7 +50,13 @@ export function mayTouchKey(line: string, open: boolean): boolean {
 }
 
 // The header of the private part of a PuTTY key file (.ppk): the base64 lines after it are the key.
-const PUTTY_PRIVATE = /^\s*Private-Lines:\s*\d{1,4}\s*$/;
+const PUTTY_PRIVATE = /^\s*Private-Lines:\s*(\d{1,4})\s*$/;
+
+/** How many lines of a PuTTY key's private part follow `line`, when it is their header. */
+export function puttyPrivateLines(line: string): number | undefined {
+  const m = PUTTY_PRIVATE.exec(line);
+  return m ? Number(m[1]) : undefined;
+}
 
 /**
  * Follows PEM private-key blocks through one line, reading every BEGIN and END marker on it in

@@ -7,14 +7,15 @@ import { redactLine } from './redact.js';
 import { mask } from './secret-kinds.js';
 
 // The start of a line: its first word of token characters, after indentation.
-const HEAD = /^(\s*)([A-Za-z0-9_+/=.~-]{8,8192})/;
+const HEAD = /^(\s*)([A-Za-z0-9_+/=.~-]{4,8192})/;
 // The end of a line: at most 96 characters, back to a space where there is one.
 const TAIL = /\S[^\n]{0,95}$/;
 
 // A line that may leave a secret open: it ends with a word that names one (`Bearer`,
-// `password:`), or with a run of token characters holding a digit (a token cut at the width).
+// `password:`), with a run of token characters holding a digit (a token cut at the width), or
+// with the start of an AWS key id (`AKIA…` cut before its 20 characters, digits or not).
 const ENDS_OPEN =
-  /(?:bearer|basic|token|passw(?:or)?d|passphrase|secret|key|authorization)["']?\s*[:=]?\s*$|(?=[A-Za-z0-9_+/=.-]{0,7}\d)[A-Za-z0-9_+/=.-]{8}\s*$/i;
+  /(?:bearer|basic|token|passw(?:or)?d|passphrase|secret|key|authorization)["']?\s*[:=]?\s*$|(?=[A-Za-z0-9_+/=.-]{0,7}\d)[A-Za-z0-9_+/=.-]{8}\s*$|\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{0,15}\s*$/i;
 
 /**
  * `line` with its first word masked when that word completes a secret begun at the end of

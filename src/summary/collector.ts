@@ -55,7 +55,7 @@ const NL = 10;
  */
 const SCAN_BYTES = 32 * 1024;
 const NL_BYTE = Buffer.from('\n');
-const NAMES_KEY = /private key/i;
+const NAMES_KEY = /private key|private-lines:/i;
 
 /** What a number-masked line form scores, computed once per form. */
 interface Scored {

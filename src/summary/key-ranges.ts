@@ -1,6 +1,6 @@
 /** The lines of PEM private-key blocks in an output, followed line by line (see keyBlockStep). */
 
-import { keyBlockStep, mayTouchKey } from '../key-blocks.js';
+import { keyBlockStep, mayTouchKey, puttyPrivateLines } from '../key-blocks.js';
 import type { LineRange } from '../shield.js';
 
 const MAX_KEY_RANGES = 64;
@@ -14,6 +14,13 @@ export class KeyRanges {
   /** Reads the next line that names a private key (every one, in order), cleaned. */
   track(lineText: string, line: number): void {
     if (!mayTouchKey(lineText, this.open)) return;
+    // A PuTTY key says how many lines its private part has: exactly those are the key.
+    const putty = this.open ? undefined : puttyPrivateLines(lineText);
+    if (putty !== undefined) {
+      if (putty > 0 && this.ranges.length < MAX_KEY_RANGES)
+        this.ranges.push({ from: line + 1, to: line + Math.min(putty, KEY_MAX_LINES) });
+      return;
+    }
     const step = keyBlockStep(lineText, this.open);
     const open = this.ranges[this.ranges.length - 1];
     const ends = !step.continues || step.opens || !step.open;

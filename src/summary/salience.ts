@@ -78,8 +78,10 @@ const GUARD_WORDS = [
   'done in',
   'finished',
   'total',
-  // Every line naming a private key (a PEM marker among them) is read for key blocks.
+  // Every line naming a private key (a PEM marker among them, PuTTY's private part) is read for
+  // key blocks.
   'private key',
+  'private-lines:',
 ];
 
 /**

@@ -22,6 +22,8 @@ describe('secrets split over two lines', () => {
     ],
     ['a wrapped JWT', [`token=${JWT.slice(0, 60)}`, JWT.slice(60)], JWT.slice(60)],
     ['a wrapped AWS key id', ['key id AKIA52GEX', 'AMPLEVV3IOQ in use'], 'AMPLEVV3IOQ'],
+    // Its first part without a digit near its end, its rest shorter than 8 characters.
+    ['a wrapped AWS key id cut after letters', ['key=AKIAQWERTYUIOP', 'ASDFGH'], 'ASDFGH'],
     ['a YAML value on the next line', ['  password:', '    Xq7vR2mP9zKw4TbN'], 'Xq7vR2mP9zKw4TbN'],
   ])('masks %s', (_name, lines, secret) => {
     expect(shown(lines).join('\n')).not.toContain(secret);
@@ -32,6 +34,8 @@ describe('secrets split over two lines', () => {
     [['  password:', '    <your password>']],
     [['commit 3f2a9c1e0b7d4a6f8e9c', '0b1a2d3e4f5a']],
     [['step 1 of 3', 'Downloading packages']],
+    [['see AKIA', 'docs for the key format']],
+    [['error: AKIA', 'keys are twenty characters']],
   ])('leaves %j', (lines) => {
     expect(shown(lines)).toEqual(lines);
   });
