@@ -21,8 +21,10 @@ function finishShellResult(opts: FinishOptions): number {
     if (opts.reader !== undefined) {
       waitForReader(opts.reader, 3000);
       const output = resultPaths(runDirAt(opts.runDir), opts.id).output;
-      // The reader's pid came to the shell through this file (see hook/in-shell.ts).
+      // The reader's pid came to the shell through this file, the output through the FIFO (see
+      // hook/in-shell.ts): neither is needed any more.
       rmSync(`${output}.pid`, { force: true });
+      rmSync(`${output}.fifo`, { force: true });
       rest = notStored(`${output}.rest`);
     }
     summariseStored(opts, rest);

@@ -73,19 +73,23 @@ function reader(capBlocks: number | undefined): string {
   return `${limit}cat >>"$__ctxwrap_out" 2>/dev/null || exec wc -c >"$__ctxwrap_out.rest"`;
 }
 
-/** Checks (after the result file's) that make the FIFO next to the result file. */
-const MAKE_FIFO = ['command rm -f "$__ctxwrap_fifo"', 'command mkfifo -m 600 "$__ctxwrap_fifo"'];
+/**
+ * Checks (after the result file's) that make the FIFO next to the result file. The text holds no
+ * `rm`: Claude Code asks before an `rm` it cannot resolve even in bypassPermissions mode, so
+ * _finish removes the FIFO (its name is the result's, new each run).
+ */
+const MAKE_FIFO = ['command mkfifo -m 600 "$__ctxwrap_fifo"'];
 
 /**
  * Starts the reader on the FIFO and opens the command's end as `$__ctxwrap_fd`. The reader is
  * started from a subshell that exits at once, so it is no job of the agent's shell: `wait` or
  * `jobs` in the command do not see it (a bare `wait` waited for it for ever, in bash for the
  * process substitution this used to be). Its pid comes back through `<file>.pid`, which _finish
- * removes. The reader unlinks the FIFO once both ends are open.
+ * removes, with the FIFO.
  */
 function openFifo(capBlocks: number | undefined): string {
   return [
-    `( { command rm -f "$__ctxwrap_fifo"; ${reader(capBlocks)}; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )`,
+    `( { ${reader(capBlocks)}; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )`,
     'read -r __ctxwrap_pid <"$__ctxwrap_out.pid"',
     'exec {__ctxwrap_fd}>"$__ctxwrap_fifo"',
     '__ctxwrap_fd2=$__ctxwrap_fd',
@@ -156,10 +160,10 @@ export function inShellText(original: string, opts: InShellOptions): string {
 /**
  * The text for zsh (no `trap -p`, no `$!` for a process substitution) and for Gemini CLI (which
  * refuses `$(...)`, `<(...)` and `>(...)`). The same guarantee as bash's: the command writes into
- * a pipe, a FIFO made next to the result file, read by a background `cat` that appends to the
- * file and unlinks the FIFO as soon as both ends are open:
+ * a pipe, a FIFO made next to the result file (removed by _finish), read by a background `cat`
+ * that appends to the file:
  *
- *     <setup: mkfifo; { rm <fifo>; exec cat; } <<fifo> >><file> & ; exec {fd}><fifo>>; { <original>
+ *     <setup: mkfifo; { cat; } <<fifo> >><file> & ; exec {fd}><fifo>>; { <original>
  *     } >&$fd 2>&$fd
  *     __ctxwrap_status=$?; <close fd>; <finish> --reader <cat's pid> "$__ctxwrap_status"
  *

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findView, inShellText } from '../../src/hook/in-shell.js';
+import { findView, inShellText, inShellTextFifo } from '../../src/hook/in-shell.js';
 import { parseShell } from '../../src/hook/shell-words.js';
 
 const view = (command: string) => findView(command, parseShell(command));
@@ -40,7 +40,7 @@ describe('inShellText', () => {
     expect(text).toContain(`{ echo 'a' && exit 3\n} >&"$__ctxwrap_fd" 2>&"$__ctxwrap_fd2"\n`);
     // The reader is started from a subshell: no job of the agent's shell (`wait` would hang on it).
     expect(text).toContain(
-      '( { command rm -f "$__ctxwrap_fifo"; cat >>"$__ctxwrap_out" 2>/dev/null || exec wc -c >"$__ctxwrap_out.rest"; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )',
+      '( { cat >>"$__ctxwrap_out" 2>/dev/null || exec wc -c >"$__ctxwrap_out.rest"; } <"$__ctxwrap_fifo" 2>/dev/null & echo $! >"$__ctxwrap_out.pid" )',
     );
     expect(text).toContain('exec {__ctxwrap_fd}>"$__ctxwrap_fifo"');
     expect(text).not.toMatch(/>\(/);
@@ -59,5 +59,24 @@ describe('inShellText', () => {
     expect(text).toContain(
       `_finish x_00000000 --view 'tail -5' --reader "$__ctxwrap_pid" "$__ctxwrap_status"`,
     );
+  });
+});
+
+describe('the wrapper text of every shell', () => {
+  const opts = {
+    finish: "'/usr/bin/node' '/opt/ctxwrap.js' _finish --run-dir '/tmp/r' npm_00000000",
+    needs: ['/usr/bin/node', '/opt/ctxwrap.js'],
+    output: '/tmp/r/tool_results/npm_00000000.txt',
+    capBlocks: 1024,
+  };
+  // Claude Code 2.1.332 refuses an `rm` it cannot resolve even in bypassPermissions mode: the
+  // wrapped command was refused where the original ran (npm run test:agents).
+  it.each([
+    ['bash', inShellText('npm test', opts)],
+    ['zsh', inShellTextFifo('npm test', opts)],
+    ['Gemini CLI', inShellTextFifo('npm test', opts, false)],
+  ])('%s: holds no rm (the FIFO is removed by _finish)', (_shell, text) => {
+    expect(text).toContain('mkfifo');
+    expect(text).not.toMatch(/\brm\b/);
   });
 });
