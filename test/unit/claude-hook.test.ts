@@ -280,13 +280,15 @@ describe('decide: commands Claude Code runs without asking are left alone (issue
   });
 });
 
+/** A fake /proc: pid → [cmdline args, parent pid]. */
+const proc = (table: Record<number, [string[], number]>) => (path: string) => {
+  const [, pid, file] = /\/proc\/(\d+)\/(\w+)$/.exec(path) ?? [];
+  const entry = table[Number(pid)];
+  if (!entry) throw Object.assign(new Error('gone'), { code: 'ENOENT' });
+  return file === 'cmdline' ? `${entry[0].join('\0')}\0` : `${pid} (x y) S ${entry[1]} 1 1`;
+};
+
 describe('ancestorAllowRules', () => {
-  const proc = (table: Record<number, [string[], number]>) => (path: string) => {
-    const [, pid, file] = /\/proc\/(\d+)\/(\w+)$/.exec(path) ?? [];
-    const entry = table[Number(pid)];
-    if (!entry) throw Object.assign(new Error('gone'), { code: 'ENOENT' });
-    return file === 'cmdline' ? `${entry[0].join('\0')}\0` : `${pid} (x y) S ${entry[1]} 1 1`;
-  };
   it.each([
     [['claude', '-p', 'go', '--allowedTools', 'Bash(npm test:*)', 'Read'], ['Bash(npm test:*)']],
     [
@@ -306,14 +308,6 @@ describe('ancestorAllowRules', () => {
 });
 
 describe('ancestorsAddRules', () => {
-  /** A fake /proc: pid → [cmdline args, parent pid]. */
-  const proc = (table: Record<number, [string[], number]>) => (path: string) => {
-    const [, pid, file] = /\/proc\/(\d+)\/(\w+)$/.exec(path) ?? [];
-    const entry = table[Number(pid)];
-    if (!entry) throw Object.assign(new Error('gone'), { code: 'ENOENT' });
-    return file === 'cmdline' ? `${entry[0].join('\0')}\0` : `${pid} (x y) S ${entry[1]} 1 1`;
-  };
-
   it.each([
     [
       { 10: [['sh', '-c', 'ctxwrap hook claude'], 9], 9: [['claude', '--disallowedTools', 'Bash(rm:*)'], 1] },
