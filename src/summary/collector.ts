@@ -24,6 +24,7 @@ import { cleanLine } from './clean.js';
 import { type Candidate, type Collected, candidate, type LongLine, type NumberedLine } from './collected.js';
 import type { Fingerprint } from './fingerprint.js';
 import { looseKey } from './gone.js';
+import { GuardScan } from './guard-scan.js';
 import { KeyRanges } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
@@ -70,8 +71,7 @@ interface Scored {
 export class Collector {
   private readonly keepBytes: number;
   private readonly hints: readonly string[];
-  private readonly guard: RegExp;
-  private readonly guardOne: RegExp;
+  private readonly scan: GuardScan;
   private readonly memory: RunMemory;
 
   private bytes = 0;
@@ -103,8 +103,7 @@ export class Collector {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
     this.hints = options.hints ?? [];
     this.last = new LastBytes(this.keepBytes + 1);
-    this.guard = buildGuard(this.hints);
-    this.guardOne = new RegExp(this.guard.source, 'mi');
+    this.scan = new GuardScan(buildGuard(this.hints), this.keepBytes);
     this.memory = new RunMemory(options.previous);
   }
 
@@ -249,15 +248,13 @@ export class Collector {
     }
     const first = lines - starts.length + 1;
     const out: NumberedLine[] = [];
-    const text = this.bytes > HASH_ALL_BYTES ? buf.toString('latin1') : '';
     starts.forEach((s, i) => {
       const line = first + i;
       let e = buf.indexOf(NL, s);
       if (e === -1) e = buf.length;
       if (offset + s >= HASH_ALL_BYTES) {
-        this.guardOne.lastIndex = 0;
         // Lines the guard matched were hashed while streaming; the others are hashed now.
-        if (!this.guardOne.test(text.slice(s, e))) this.hashPlain(buf, s, e, line);
+        if (!this.scan.lineMatches(buf, s, e)) this.hashPlain(buf, s, e, line);
       }
       if (!longLines.has(line)) out.push({ line, text: cleanLine(buf.toString('utf8', s, e)) });
     });
@@ -299,36 +296,35 @@ export class Collector {
    * than keepBytes is taken as it would be had it come in many chunks (see `inlineHuge`).
    */
   private scanLines(work: Buffer): void {
-    const text = work.toString('latin1');
     this.barrier = 0;
     const hashAllEnd = HASH_ALL_BYTES - this.scanned;
-    const guard = this.guard;
     const len = work.length;
     let pos = 0;
     let line = this.newlines + 1;
-    if (this.pending) [pos, line] = this.attach(work, text, pos, line);
+    if (this.pending) [pos, line] = this.attach(work, pos, line);
     while (pos < len) {
-      // The start of the next line the guard matches (a match never starts with a newline).
-      guard.lastIndex = pos;
-      const m = guard.exec(text);
-      const from = m ? text.lastIndexOf('\n', m.index) + 1 : len;
-      while (pos < from) {
-        const e = lineEnd(text, pos);
-        if (e - pos > this.keepBytes) this.inlineHuge(work, pos, e, line);
-        else if (pos < hashAllEnd) this.hashPlain(work, pos, e, line);
+      const found = this.scan.next(work, pos, len);
+      const at = found.at;
+      const after = line + found.lines;
+      // Lines before it do not match and are not long: only hashed in the first HASH_ALL_BYTES.
+      while (pos < at && pos < hashAllEnd) {
+        const e = lineEnd(work, pos);
+        this.hashPlain(work, pos, e, line);
         pos = e + 1;
         line++;
       }
-      if (!m) break;
-      const e = lineEnd(text, pos);
+      pos = at;
+      line = after;
+      if (at >= len) break;
+      const e = lineEnd(work, pos);
       if (e - pos > this.keepBytes) this.inlineHuge(work, pos, e, line);
       else {
-        this.trackKey(work, text, pos, e, line);
+        this.trackKey(work, pos, e, line);
         this.guarded(work, pos, e, line);
       }
       pos = e + 1;
       line++;
-      if (this.pending) [pos, line] = this.attach(work, text, pos, line);
+      if (this.pending) [pos, line] = this.attach(work, pos, line);
     }
     this.newlines = line - 1;
     this.scanned += len;
@@ -421,20 +417,19 @@ export class Collector {
    * Attaches location lines that follow an error; returns where scanning resumes. A long line is
    * passed over (not counted), as it is when it comes in pieces.
    */
-  private attach(work: Buffer, text: string, pos: number, line: number): [number, number] {
+  private attach(work: Buffer, pos: number, line: number): [number, number] {
     const p = this.pending as { candidate: Candidate; remaining: number };
     let at = pos;
     let n = line;
     while (p.remaining > 0 && at < work.length) {
-      const end = lineEnd(text, at);
+      const end = lineEnd(work, at);
       if (end - at > this.keepBytes) {
         this.inlineHuge(work, at, end, n);
         at = end + 1;
         n++;
         continue;
       }
-      this.guardOne.lastIndex = 0;
-      const guarded = this.guardOne.test(text.slice(at, end));
+      const guarded = this.scan.lineMatches(work, at, end);
       const lineText = cleanLine(work.toString('utf8', at, end));
       // Another salient line is scanned as itself.
       if (guarded && scoreLine(lineText, this.hints).score > 0) {
@@ -442,7 +437,7 @@ export class Collector {
         break;
       }
       p.remaining--;
-      if (guarded) this.trackKey(work, text, at, end, n);
+      if (guarded) this.trackKey(work, at, end, n);
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
       if (p.candidate.count === 1 && p.candidate.attached.length < 4 && belongs(lineText, p.candidate))
         p.candidate.attached.push({ line: n, text: lineText });
@@ -469,8 +464,8 @@ export class Collector {
    * line that names a private key is matched by the guard and read here, in order, whatever else
    * is made of it (a salient line, one attached to an error, or neither); long lines never are.
    */
-  private trackKey(work: Buffer, text: string, s: number, e: number, line: number): void {
-    if (!NAMES_KEY.test(text.slice(s, e))) return;
+  private trackKey(work: Buffer, s: number, e: number, line: number): void {
+    if (!hasPrivate(work, s, e) || !NAMES_KEY.test(work.toString('latin1', s, e))) return;
     this.keys.track(cleanLine(work.toString('utf8', s, e)), line);
   }
 
@@ -484,8 +479,21 @@ export class Collector {
   }
 }
 
-/** The offset of the next newline at or after `from`, or the text's length. */
-function lineEnd(text: string, from: number): number {
-  const nl = text.indexOf('\n', from);
-  return nl === -1 ? text.length : nl;
+/** The offset of the next newline at or after `from`, or the bytes' length. */
+function lineEnd(buf: Buffer, from: number): number {
+  const nl = buf.indexOf(NL, from);
+  return nl === -1 ? buf.length : nl;
+}
+
+const PRIVATE = Buffer.from('private');
+
+/** Whether `buf[s..e)` holds `private` in any case (a cheap test before NAMES_KEY). */
+function hasPrivate(buf: Buffer, s: number, e: number): boolean {
+  for (let i = s + 3; i + 3 < e; i++) {
+    if (((buf[i] as number) | 32) !== 118) continue; // the v
+    let j = 0;
+    while (j < 7 && ((buf[i - 3 + j] as number) | 32) === (PRIVATE[j] as number)) j++;
+    if (j === 7) return true;
+  }
+  return false;
 }
