@@ -28,6 +28,7 @@ import { GuardScan } from './guard-scan.js';
 import { KeyRanges } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
+import { RunFollower } from './line-run.js';
 import { HugeLine, LongLines } from './long-line.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
@@ -98,6 +99,7 @@ export class Collector {
   private readonly newLines: number[] = [];
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
+  private readonly runs: RunFollower;
 
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
@@ -105,6 +107,7 @@ export class Collector {
     this.last = new LastBytes(this.keepBytes + 1);
     this.scan = new GuardScan(buildGuard(this.hints), this.keepBytes);
     this.memory = new RunMemory(options.previous);
+    this.runs = new RunFollower(this.keepBytes);
   }
 
   /** Feeds the next bytes of the output. */
@@ -157,6 +160,7 @@ export class Collector {
   /** Ends a long line at its newline. */
   private endHuge(): void {
     this.scanned += (this.huge as HugeLine).bytes + 1;
+    this.runs.long(this.newlines + 1, this.scanned, this.headEnd());
     this.finishHuge();
     this.newlines++;
     this.back.clear();
@@ -170,8 +174,10 @@ export class Collector {
   /** Ends the output and returns what was gathered. */
   end(): Collected {
     const lines = this.bytes > 0 && this.lastByte !== NL ? this.newlines + 1 : this.newlines;
-    if (this.huge) this.finishHuge();
-    else if (this.carry && this.carry.length > 0) {
+    if (this.huge) {
+      this.runs.long(lines, this.bytes, this.headEnd());
+      this.finishHuge();
+    } else if (this.carry && this.carry.length > 0) {
       const carry = this.carry;
       this.carry = null;
       this.scanLines(carry);
@@ -201,9 +207,16 @@ export class Collector {
       fingerprint: this.memory.fingerprint(),
     };
     if (compared) result.compared = compared;
+    const run = this.runs.result(this.headLen);
+    if (run) result.run = run;
     const type = this.sniffer.type;
     if (type) result.binaryType = type;
     return result;
+  }
+
+  /** The head's length once it is done. */
+  private headEnd(): number | undefined {
+    return this.headDone ? this.headLen : undefined;
   }
 
   /** Keeps at least keepBytes of the start, extended to the end of the line it stops in (up to 2x). */
@@ -296,6 +309,7 @@ export class Collector {
    * than keepBytes is taken as it would be had it come in many chunks (see `inlineHuge`).
    */
   private scanLines(work: Buffer): void {
+    if (this.runs.on) this.runs.piece(work, this.scanned, this.newlines + 1, this.headEnd());
     this.barrier = 0;
     const hashAllEnd = HASH_ALL_BYTES - this.scanned;
     const len = work.length;
