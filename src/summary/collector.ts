@@ -8,16 +8,18 @@
  * function of the lines before it (the tail is the last `keepBytes` bytes exactly, look-backs read
  * the `LOOKBACK_BYTES` bytes before the line).
  *
- * Work per line is bounded and mostly avoided: lines are decoded as latin1 in pieces of about
- * SCAN_BYTES (string offsets are byte offsets), one case-insensitive guard regex runs over each
- * piece, and only lines it matches (and, in the first HASH_ALL_BYTES, every line, to compare runs)
- * are hashed; a line is decoded, cleaned and scored only the first time its number-masked form is
- * seen, or when it is new since the previous run. Lines the guard skips cost one `indexOf` each.
+ * Work per line is bounded and mostly avoided: lines are scanned in pieces of about SCAN_BYTES
+ * for the guard (the words that can make a line worth showing) in their raw bytes (see
+ * guard-scan.ts), and only lines it matches (and, in the first HASH_ALL_BYTES, every line, to
+ * compare runs) are hashed; a line is decoded, cleaned and scored only the first time its
+ * number-masked form is seen, or when it is new since the previous run. Lines the guard skips
+ * cost nothing of their own: the scan counts them.
  * Nothing pushed is kept by reference: the caller may reuse its buffer once `push` returns.
  *
- * Its parts: what it gathers (collected.ts), long lines (long-line.ts), the lines around a
- * candidate (line-context.ts), private-key blocks (key-ranges.ts), and the fingerprint and the
- * comparison with the previous run (run-memory.ts).
+ * Its parts: what it gathers (collected.ts), the guard scan (guard-scan.ts), long lines
+ * (long-line.ts), the lines around a candidate (line-context.ts), private-key blocks
+ * (key-ranges.ts), the run of identical lines at the head's end (line-run.ts), and the
+ * fingerprint and the comparison with the previous run (run-memory.ts).
  */
 
 import { cleanLine } from './clean.js';
@@ -25,7 +27,7 @@ import { type Candidate, type Collected, candidate, type LongLine, type Numbered
 import type { Fingerprint } from './fingerprint.js';
 import { looseKey } from './gone.js';
 import { GuardScan } from './guard-scan.js';
-import { KeyRanges } from './key-ranges.js';
+import { hasPrivate, KeyRanges } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
@@ -215,9 +217,7 @@ export class Collector {
   }
 
   /** The head's length once it is done. */
-  private headEnd(): number | undefined {
-    return this.headDone ? this.headLen : undefined;
-  }
+  private headEnd = (): number | undefined => (this.headDone ? this.headLen : undefined);
 
   /** Keeps at least keepBytes of the start, extended to the end of the line it stops in (up to 2x). */
   private keepHead(buf: Buffer): void {
@@ -497,17 +497,4 @@ export class Collector {
 function lineEnd(buf: Buffer, from: number): number {
   const nl = buf.indexOf(NL, from);
   return nl === -1 ? buf.length : nl;
-}
-
-const PRIVATE = Buffer.from('private');
-
-/** Whether `buf[s..e)` holds `private` in any case (a cheap test before NAMES_KEY). */
-function hasPrivate(buf: Buffer, s: number, e: number): boolean {
-  for (let i = s + 3; i + 3 < e; i++) {
-    if (((buf[i] as number) | 32) !== 118) continue; // the v
-    let j = 0;
-    while (j < 7 && ((buf[i - 3 + j] as number) | 32) === (PRIVATE[j] as number)) j++;
-    if (j === 7) return true;
-  }
-  return false;
 }
