@@ -27,6 +27,7 @@ import { type Candidate, type Collected, candidate, type LongLine, type Numbered
 import type { Fingerprint } from './fingerprint.js';
 import { looseKey } from './gone.js';
 import { GuardScan } from './guard-scan.js';
+import { HeadBytes } from './head-bytes.js';
 import { hasPrivate, KeyRanges } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
@@ -83,9 +84,7 @@ export class Collector {
   private scanned = 0;
   private lastByte = -1;
   private readonly sniffer = new BinarySniffer();
-  private headParts: Buffer[] = [];
-  private headLen = 0;
-  private headDone = false;
+  private readonly head: HeadBytes;
   /** The last keepBytes + 1 bytes pushed (the tail and the byte before it). */
   private readonly last: LastBytes;
   private carry: Buffer | null = null;
@@ -110,6 +109,7 @@ export class Collector {
     this.scan = new GuardScan(buildGuard(this.hints), this.keepBytes);
     this.memory = new RunMemory(options.previous);
     this.runs = new RunFollower(this.keepBytes);
+    this.head = new HeadBytes(this.keepBytes);
   }
 
   /** Feeds the next bytes of the output. */
@@ -118,7 +118,7 @@ export class Collector {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     this.bytes += buf.length;
     this.sniffer.push(buf);
-    this.keepHead(buf);
+    this.head.push(buf);
     this.last.push(buf);
     this.lastByte = buf[buf.length - 1] as number;
     let pos = 0;
@@ -198,8 +198,8 @@ export class Collector {
     const result: Collected = {
       bytes: this.bytes,
       lines,
-      head: Buffer.concat(this.headParts),
-      complete: this.headLen === this.bytes,
+      head: this.head.bytes(),
+      complete: this.head.length === this.bytes,
       tail,
       longLines,
       binary,
@@ -209,7 +209,7 @@ export class Collector {
       fingerprint: this.memory.fingerprint(),
     };
     if (compared) result.compared = compared;
-    const run = this.runs.result(this.headLen);
+    const run = this.runs.result(this.head.length);
     if (run) result.run = run;
     const type = this.sniffer.type;
     if (type) result.binaryType = type;
@@ -217,22 +217,7 @@ export class Collector {
   }
 
   /** The head's length once it is done. */
-  private headEnd = (): number | undefined => (this.headDone ? this.headLen : undefined);
-
-  /** Keeps at least keepBytes of the start, extended to the end of the line it stops in (up to 2x). */
-  private keepHead(buf: Buffer): void {
-    if (this.headDone) return;
-    let take = buf.length;
-    if (this.headLen + take > this.keepBytes) {
-      const need = Math.max(0, this.keepBytes - this.headLen);
-      const nl = buf.indexOf(NL, need);
-      const limit = 2 * this.keepBytes - this.headLen;
-      take = nl === -1 ? Math.min(buf.length, limit) : Math.min(nl + 1, limit);
-      if (nl !== -1 || take === limit) this.headDone = true;
-    }
-    this.headParts.push(copyOf(buf.subarray(0, take)));
-    this.headLen += take;
-  }
+  private headEnd = (): number | undefined => (this.head.done ? this.head.length : undefined);
 
   /**
    * The last keepBytes bytes, from the first line that starts inside them, numbered back from
