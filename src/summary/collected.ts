@@ -5,6 +5,7 @@
 
 import type { LineRange } from '../shield.js';
 import type { Fingerprint } from './fingerprint.js';
+import type { LineRun } from './line-run.js';
 import type { LineKind } from './salience.js';
 
 /** One line of output with its 1-based number in the stored file. */
@@ -82,6 +83,8 @@ export interface Collected {
   fingerprint: Fingerprint;
   /** Set when a previous run's fingerprint was given. */
   compared?: Compared;
+  /** The run of identical lines through the end of the head, when it has two lines or more. */
+  run?: LineRun;
 }
 
 /** A new candidate: one line of its template so far, nothing attached. */

@@ -8,25 +8,30 @@
  * function of the lines before it (the tail is the last `keepBytes` bytes exactly, look-backs read
  * the `LOOKBACK_BYTES` bytes before the line).
  *
- * Work per line is bounded and mostly avoided: lines are decoded as latin1 in pieces of about
- * SCAN_BYTES (string offsets are byte offsets), one case-insensitive guard regex runs over each
- * piece, and only lines it matches (and, in the first HASH_ALL_BYTES, every line, to compare runs)
- * are hashed; a line is decoded, cleaned and scored only the first time its number-masked form is
- * seen, or when it is new since the previous run. Lines the guard skips cost one `indexOf` each.
+ * Work per line is bounded and mostly avoided: lines are scanned in pieces of about SCAN_BYTES
+ * for the guard (the words that can make a line worth showing) in their raw bytes (see
+ * guard-scan.ts), and only lines it matches (and, in the first HASH_ALL_BYTES, every line, to
+ * compare runs) are hashed; a line is decoded, cleaned and scored only the first time its
+ * number-masked form is seen, or when it is new since the previous run. Lines the guard skips
+ * cost nothing of their own: the scan counts them.
  * Nothing pushed is kept by reference: the caller may reuse its buffer once `push` returns.
  *
- * Its parts: what it gathers (collected.ts), long lines (long-line.ts), the lines around a
- * candidate (line-context.ts), private-key blocks (key-ranges.ts), and the fingerprint and the
- * comparison with the previous run (run-memory.ts).
+ * Its parts: what it gathers (collected.ts), the guard scan (guard-scan.ts), long lines
+ * (long-line.ts), the lines around a candidate (line-context.ts), private-key blocks
+ * (key-ranges.ts), the run of identical lines at the head's end (line-run.ts), and the
+ * fingerprint and the comparison with the previous run (run-memory.ts).
  */
 
 import { cleanLine } from './clean.js';
 import { type Candidate, type Collected, candidate, type LongLine, type NumberedLine } from './collected.js';
 import type { Fingerprint } from './fingerprint.js';
 import { looseKey } from './gone.js';
-import { KeyRanges } from './key-ranges.js';
+import { GuardScan } from './guard-scan.js';
+import { HeadBytes } from './head-bytes.js';
+import { hasPrivate, KeyRanges } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
+import { RunFollower } from './line-run.js';
 import { HugeLine, LongLines } from './long-line.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
@@ -70,8 +75,7 @@ interface Scored {
 export class Collector {
   private readonly keepBytes: number;
   private readonly hints: readonly string[];
-  private readonly guard: RegExp;
-  private readonly guardOne: RegExp;
+  private readonly scan: GuardScan;
   private readonly memory: RunMemory;
 
   private bytes = 0;
@@ -80,9 +84,7 @@ export class Collector {
   private scanned = 0;
   private lastByte = -1;
   private readonly sniffer = new BinarySniffer();
-  private headParts: Buffer[] = [];
-  private headLen = 0;
-  private headDone = false;
+  private readonly head: HeadBytes;
   /** The last keepBytes + 1 bytes pushed (the tail and the byte before it). */
   private readonly last: LastBytes;
   private carry: Buffer | null = null;
@@ -98,14 +100,16 @@ export class Collector {
   private readonly newLines: number[] = [];
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
+  private readonly runs: RunFollower;
 
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
     this.hints = options.hints ?? [];
     this.last = new LastBytes(this.keepBytes + 1);
-    this.guard = buildGuard(this.hints);
-    this.guardOne = new RegExp(this.guard.source, 'mi');
+    this.scan = new GuardScan(buildGuard(this.hints), this.keepBytes);
     this.memory = new RunMemory(options.previous);
+    this.runs = new RunFollower(this.keepBytes);
+    this.head = new HeadBytes(this.keepBytes);
   }
 
   /** Feeds the next bytes of the output. */
@@ -114,7 +118,7 @@ export class Collector {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     this.bytes += buf.length;
     this.sniffer.push(buf);
-    this.keepHead(buf);
+    this.head.push(buf);
     this.last.push(buf);
     this.lastByte = buf[buf.length - 1] as number;
     let pos = 0;
@@ -158,6 +162,7 @@ export class Collector {
   /** Ends a long line at its newline. */
   private endHuge(): void {
     this.scanned += (this.huge as HugeLine).bytes + 1;
+    this.runs.long(this.newlines + 1, this.scanned, this.headEnd());
     this.finishHuge();
     this.newlines++;
     this.back.clear();
@@ -171,8 +176,10 @@ export class Collector {
   /** Ends the output and returns what was gathered. */
   end(): Collected {
     const lines = this.bytes > 0 && this.lastByte !== NL ? this.newlines + 1 : this.newlines;
-    if (this.huge) this.finishHuge();
-    else if (this.carry && this.carry.length > 0) {
+    if (this.huge) {
+      this.runs.long(lines, this.bytes, this.headEnd());
+      this.finishHuge();
+    } else if (this.carry && this.carry.length > 0) {
       const carry = this.carry;
       this.carry = null;
       this.scanLines(carry);
@@ -191,8 +198,8 @@ export class Collector {
     const result: Collected = {
       bytes: this.bytes,
       lines,
-      head: Buffer.concat(this.headParts),
-      complete: this.headLen === this.bytes,
+      head: this.head.bytes(),
+      complete: this.head.length === this.bytes,
       tail,
       longLines,
       binary,
@@ -202,25 +209,15 @@ export class Collector {
       fingerprint: this.memory.fingerprint(),
     };
     if (compared) result.compared = compared;
+    const run = this.runs.result(this.head.length);
+    if (run) result.run = run;
     const type = this.sniffer.type;
     if (type) result.binaryType = type;
     return result;
   }
 
-  /** Keeps at least keepBytes of the start, extended to the end of the line it stops in (up to 2x). */
-  private keepHead(buf: Buffer): void {
-    if (this.headDone) return;
-    let take = buf.length;
-    if (this.headLen + take > this.keepBytes) {
-      const need = Math.max(0, this.keepBytes - this.headLen);
-      const nl = buf.indexOf(NL, need);
-      const limit = 2 * this.keepBytes - this.headLen;
-      take = nl === -1 ? Math.min(buf.length, limit) : Math.min(nl + 1, limit);
-      if (nl !== -1 || take === limit) this.headDone = true;
-    }
-    this.headParts.push(copyOf(buf.subarray(0, take)));
-    this.headLen += take;
-  }
+  /** The head's length once it is done. */
+  private headEnd = (): number | undefined => (this.head.done ? this.head.length : undefined);
 
   /**
    * The last keepBytes bytes, from the first line that starts inside them, numbered back from
@@ -249,15 +246,13 @@ export class Collector {
     }
     const first = lines - starts.length + 1;
     const out: NumberedLine[] = [];
-    const text = this.bytes > HASH_ALL_BYTES ? buf.toString('latin1') : '';
     starts.forEach((s, i) => {
       const line = first + i;
       let e = buf.indexOf(NL, s);
       if (e === -1) e = buf.length;
       if (offset + s >= HASH_ALL_BYTES) {
-        this.guardOne.lastIndex = 0;
         // Lines the guard matched were hashed while streaming; the others are hashed now.
-        if (!this.guardOne.test(text.slice(s, e))) this.hashPlain(buf, s, e, line);
+        if (!this.scan.lineMatches(buf, s, e)) this.hashPlain(buf, s, e, line);
       }
       if (!longLines.has(line)) out.push({ line, text: cleanLine(buf.toString('utf8', s, e)) });
     });
@@ -299,36 +294,36 @@ export class Collector {
    * than keepBytes is taken as it would be had it come in many chunks (see `inlineHuge`).
    */
   private scanLines(work: Buffer): void {
-    const text = work.toString('latin1');
+    if (this.runs.on) this.runs.piece(work, this.scanned, this.newlines + 1, this.headEnd());
     this.barrier = 0;
     const hashAllEnd = HASH_ALL_BYTES - this.scanned;
-    const guard = this.guard;
     const len = work.length;
     let pos = 0;
     let line = this.newlines + 1;
-    if (this.pending) [pos, line] = this.attach(work, text, pos, line);
+    if (this.pending) [pos, line] = this.attach(work, pos, line);
     while (pos < len) {
-      // The start of the next line the guard matches (a match never starts with a newline).
-      guard.lastIndex = pos;
-      const m = guard.exec(text);
-      const from = m ? text.lastIndexOf('\n', m.index) + 1 : len;
-      while (pos < from) {
-        const e = lineEnd(text, pos);
-        if (e - pos > this.keepBytes) this.inlineHuge(work, pos, e, line);
-        else if (pos < hashAllEnd) this.hashPlain(work, pos, e, line);
+      const found = this.scan.next(work, pos, len);
+      const at = found.at;
+      const after = line + found.lines;
+      // Lines before it do not match and are not long: only hashed in the first HASH_ALL_BYTES.
+      while (pos < at && pos < hashAllEnd) {
+        const e = lineEnd(work, pos);
+        this.hashPlain(work, pos, e, line);
         pos = e + 1;
         line++;
       }
-      if (!m) break;
-      const e = lineEnd(text, pos);
+      pos = at;
+      line = after;
+      if (at >= len) break;
+      const e = lineEnd(work, pos);
       if (e - pos > this.keepBytes) this.inlineHuge(work, pos, e, line);
       else {
-        this.trackKey(work, text, pos, e, line);
+        this.trackKey(work, pos, e, line);
         this.guarded(work, pos, e, line);
       }
       pos = e + 1;
       line++;
-      if (this.pending) [pos, line] = this.attach(work, text, pos, line);
+      if (this.pending) [pos, line] = this.attach(work, pos, line);
     }
     this.newlines = line - 1;
     this.scanned += len;
@@ -421,20 +416,19 @@ export class Collector {
    * Attaches location lines that follow an error; returns where scanning resumes. A long line is
    * passed over (not counted), as it is when it comes in pieces.
    */
-  private attach(work: Buffer, text: string, pos: number, line: number): [number, number] {
+  private attach(work: Buffer, pos: number, line: number): [number, number] {
     const p = this.pending as { candidate: Candidate; remaining: number };
     let at = pos;
     let n = line;
     while (p.remaining > 0 && at < work.length) {
-      const end = lineEnd(text, at);
+      const end = lineEnd(work, at);
       if (end - at > this.keepBytes) {
         this.inlineHuge(work, at, end, n);
         at = end + 1;
         n++;
         continue;
       }
-      this.guardOne.lastIndex = 0;
-      const guarded = this.guardOne.test(text.slice(at, end));
+      const guarded = this.scan.lineMatches(work, at, end);
       const lineText = cleanLine(work.toString('utf8', at, end));
       // Another salient line is scanned as itself.
       if (guarded && scoreLine(lineText, this.hints).score > 0) {
@@ -442,7 +436,7 @@ export class Collector {
         break;
       }
       p.remaining--;
-      if (guarded) this.trackKey(work, text, at, end, n);
+      if (guarded) this.trackKey(work, at, end, n);
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
       if (p.candidate.count === 1 && p.candidate.attached.length < 4 && belongs(lineText, p.candidate))
         p.candidate.attached.push({ line: n, text: lineText });
@@ -469,8 +463,8 @@ export class Collector {
    * line that names a private key is matched by the guard and read here, in order, whatever else
    * is made of it (a salient line, one attached to an error, or neither); long lines never are.
    */
-  private trackKey(work: Buffer, text: string, s: number, e: number, line: number): void {
-    if (!NAMES_KEY.test(text.slice(s, e))) return;
+  private trackKey(work: Buffer, s: number, e: number, line: number): void {
+    if (!hasPrivate(work, s, e) || !NAMES_KEY.test(work.toString('latin1', s, e))) return;
     this.keys.track(cleanLine(work.toString('utf8', s, e)), line);
   }
 
@@ -484,8 +478,8 @@ export class Collector {
   }
 }
 
-/** The offset of the next newline at or after `from`, or the text's length. */
-function lineEnd(text: string, from: number): number {
-  const nl = text.indexOf('\n', from);
-  return nl === -1 ? text.length : nl;
+/** The offset of the next newline at or after `from`, or the bytes' length. */
+function lineEnd(buf: Buffer, from: number): number {
+  const nl = buf.indexOf(NL, from);
+  return nl === -1 ? buf.length : nl;
 }

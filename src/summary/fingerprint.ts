@@ -37,14 +37,18 @@ export class Sketch {
   }
 
   private prune(): void {
-    const keys = [...this.counts.keys()].sort((a, b) => a - b);
+    // Hashes are unsigned 32-bit: a typed array sorts them numerically, without a comparator.
+    const keys = Uint32Array.from(this.counts.keys()).sort();
     this.max = keys[this.k - 1] as number;
     for (let i = this.k; i < keys.length; i++) this.counts.delete(keys[i] as number);
   }
 
   entries(): [number, number][] {
     if (this.counts.size > this.k) this.prune();
-    return [...this.counts.entries()].sort((a, b) => a[0] - b[0]);
+    return Array.from(Uint32Array.from(this.counts.keys()).sort(), (h): [number, number] => [
+      h,
+      this.counts.get(h) as number,
+    ]);
   }
 }
 

@@ -36,3 +36,16 @@ export class KeyRanges {
     return this.ranges.map((r) => ({ from: r.from, to: Math.min(r.to, r.from + KEY_MAX_LINES) }));
   }
 }
+
+const PRIVATE = Buffer.from('private');
+
+/** Whether `buf[s..e)` holds `private` in any case (a cheap test before NAMES_KEY). */
+export function hasPrivate(buf: Buffer, s: number, e: number): boolean {
+  for (let i = s + 3; i + 3 < e; i++) {
+    if (((buf[i] as number) | 32) !== 118) continue; // the v
+    let j = 0;
+    while (j < 7 && ((buf[i - 3 + j] as number) | 32) === (PRIVATE[j] as number)) j++;
+    if (j === 7) return true;
+  }
+  return false;
+}

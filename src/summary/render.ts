@@ -9,6 +9,7 @@ import { estimateTokens } from '../tokens.js';
 import { cost, repeatMarker, size } from './assemble.js';
 import { cleanLines, showControls } from './clean.js';
 import type { Collected } from './collected.js';
+import { joinRun } from './line-run.js';
 import { cutLine } from './lines.js';
 import { select } from './select.js';
 
@@ -169,10 +170,14 @@ function summarized(
     }
   }
   const room = budget - size(header);
-  const entries = select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
-    tailRatio,
-    success: facts.exitCode === 0,
-  });
+  // A run of identical lines longer than the head is told once (see line-run.ts).
+  const entries = joinRun(
+    select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
+      tailRatio,
+      success: facts.exitCode === 0,
+    }),
+    c.run,
+  );
   const lines: SummaryLine[] = [...header];
   for (const e of entries)
     lines.push(e.role === 'meta' ? meta(e.text) : { role: e.role, text: e.text, line: e.line });
