@@ -8,7 +8,7 @@ import { keyBlockStep } from './key-blocks.js';
 import { redactLine } from './redact.js';
 import { maskTraceLine } from './redact-command.js';
 import { mask } from './secret-kinds.js';
-import { maskContinuation } from './split-secret.js';
+import { endsOpen, maskContinuation, maskOpening } from './split-secret.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -16,8 +16,19 @@ export interface LineRange {
   to: number;
 }
 
-/** Masks one cleaned line, given its line number in the stored file. */
-export type Shield = (line: number, text: string) => string;
+/**
+ * The lines next to a line, as stored, where they are at hand (each read only when needed): a
+ * secret may be cut over two lines (see split-secret.ts).
+ */
+export interface Around {
+  /** The line just before (its end is enough); by default the line this shield showed before. */
+  before?: () => string | undefined;
+  /** The line just after (its start is enough). */
+  after?: () => string | undefined;
+}
+
+/** Masks one cleaned line, given its line number in the stored file (and its neighbours). */
+export type Shield = (line: number, text: string, around?: Around) => string;
 
 /** No masking (for `--no-redact`): only ctxwrap's inline markers are escaped. */
 const NO_SHIELD: Shield = (_line, text) => inertInline(text);
@@ -32,12 +43,20 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
       )
     : [];
   // The line shown just before, as stored: a secret may begin at its end (see maskContinuation).
-  let before: { line: number; text: string } | undefined;
-  return (line, stored) => {
-    const text = before?.line === line - 1 ? maskContinuation(before.text, stored) : stored;
-    before = { line, text: stored };
+  let last: { line: number; text: string } | undefined;
+  return (line, stored, around) => {
+    const before = around?.before ? around.before() : last?.line === line - 1 ? last.text : undefined;
+    last = { line, text: stored };
+    let text = before === undefined ? stored : maskContinuation(before, stored);
     const range = ranges.find((r) => line >= r.from && line <= r.to);
-    return inertInline(range ? inKeyBlock(text, line > range.from) : maskTraceLine(redactLine(text)));
+    if (range) return inertInline(inKeyBlock(text, line > range.from));
+    text = redactLine(text);
+    // Masked first, so that only the secret the next line completes is masked at its end.
+    if (around?.after && endsOpen(text)) {
+      const after = around.after();
+      if (after !== undefined) text = maskOpening(text, after);
+    }
+    return inertInline(maskTraceLine(text));
   };
 }
 

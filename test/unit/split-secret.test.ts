@@ -7,6 +7,11 @@ function shown(lines: string[]): string[] {
   const shield = shieldFor();
   return lines.map((l, i) => shield(i + 1, l));
 }
+// Lines shown with the line after each at hand (the summary's windows, read, search).
+function shownAround(lines: string[]): string[] {
+  const shield = shieldFor();
+  return lines.map((l, i) => shield(i + 1, l, { after: () => lines[i + 1] }));
+}
 const JWT = [
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9',
   'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkZBS0UifQ',
@@ -38,5 +43,43 @@ describe('secrets split over two lines', () => {
     [['error: AKIA', 'keys are twenty characters']],
   ])('leaves %j', (lines) => {
     expect(shown(lines)).toEqual(lines);
+  });
+
+  // The first half too, given the line after (it was printed: issue 20, the item left open).
+  it.each([
+    ['a wrapped JWT', [`token=${JWT.slice(0, 60)}`, JWT.slice(60)], [JWT.slice(6, 60), JWT.slice(60)]],
+    ['a bare JWT wrapped', [JWT.slice(0, 50), JWT.slice(50)], [JWT.slice(0, 50), JWT.slice(50)]],
+    ['a wrapped AWS key id', ['key id AKIA52GEX', 'AMPLEVV3IOQ in use'], ['AKIA52GEX', 'AMPLEVV3IOQ']],
+    ['a key id cut after letters', ['key=AKIAQWERTYUIOP', 'ASDFGH'], ['AKIAQWERTYUIOP', 'ASDFGH']],
+    [
+      'a GitHub token wrapped in prose',
+      ['using ghp_aB3dE5fG7hJ9kL1mN3p', 'Q5rS7tU9vW1xY3z5A7b to push'],
+      ['aB3dE5fG7hJ9kL1mN3p', 'Q5rS7tU9vW1xY3z5A7b'],
+    ],
+  ])('masks both halves of %s', (_name, lines, secrets) => {
+    const out = shownAround(lines).join('\n');
+    for (const s of secrets) expect(out).not.toContain(s);
+  });
+
+  it('masks only the secret the next line completes, and keeps the words', () => {
+    expect(
+      shownAround(['AKIAIOSFODNN7EXAMPLE and ghp_aB3dE5fG7hJ9kL1mN3p', 'Q5rS7tU9vW1xY3z5A7b to push']),
+    ).toEqual([
+      '[redacted:aws-access-key-id] and [redacted:split-secret]',
+      '[redacted:split-secret] to push',
+    ]);
+    expect(shownAround(['Authorization: Bearer', '  Xq7vR2mP9zKw4TbN8sLd3YhG6aFj1EcU'])[0]).toBe(
+      'Authorization: Bearer',
+    );
+  });
+
+  it.each([
+    [['Authorization: Bearer', 'is the header to send']],
+    [['commit 3f2a9c1e0b7d4a6f8e9c', '0b1a2d3e4f5a']],
+    [['  at Object.getElementById', '  at main (x.js:1:2)']],
+    [['see AKIA', 'docs for the key format']],
+    [['Downloading lodash-4.17.21', 'tgz done']],
+  ])('leaves %j with the next line at hand', (lines) => {
+    expect(shownAround(lines)).toEqual(lines);
   });
 });
