@@ -21,7 +21,7 @@ export interface LineRange {
  * secret may be cut over two lines (see split-secret.ts).
  */
 export interface Around {
-  /** The line just before (its end is enough); by default the line this shield showed before. */
+  /** The line just before (its end is enough); else the line this shield showed before, if it is. */
   before?: () => string | undefined;
   /** The line just after (its start is enough). */
   after?: () => string | undefined;
@@ -45,7 +45,7 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
   // The line shown just before, as stored: a secret may begin at its end (see maskContinuation).
   let last: { line: number; text: string } | undefined;
   return (line, stored, around) => {
-    const before = around?.before ? around.before() : last?.line === line - 1 ? last.text : undefined;
+    const before = around?.before?.() ?? (last?.line === line - 1 ? last.text : undefined);
     last = { line, text: stored };
     let text = before === undefined ? stored : maskContinuation(before, stored);
     const range = ranges.find((r) => line >= r.from && line <= r.to);

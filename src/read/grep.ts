@@ -12,7 +12,9 @@
  * shows is missed; patterns with lookaround are tested line by line.
  */
 import { visible } from '../controls.js';
+import type { Around } from '../shield.js';
 import { cleanLine } from '../summary/clean.js';
+import { lineAfter, lineBefore } from '../summary/neighbours.js';
 import { countNewlines, lowerCopy, mayHideLiteral, needsCleaning } from './bytes.js';
 import { type Block, BlockReader, lastLineOf, lineEnd, type ReaderOptions } from './line-reader.js';
 import type { GrepRequest } from './parse-line-spec.js';
@@ -34,7 +36,7 @@ export interface GrepPlan {
    * What is shown of a cleaned line (credentials masked), given its number when known: a line
    * matches only when what is shown matches, so a masked secret cannot be found piece by piece.
    */
-  mask?: (line: number | undefined, text: string) => string;
+  mask?: (line: number | undefined, text: string, around?: Around) => string;
 }
 
 /** Literals shorter than this find too many candidates to pay for themselves. */
@@ -253,7 +255,12 @@ class GrepScan {
 
   private matches(start: number, end: number, line: number | undefined): boolean {
     const { mask } = this.plan;
-    if (mask) return this.plan.line.test(mask(line, cleanLine(this.buf.toString('utf8', start, end))));
+    if (mask) {
+      // With its neighbours, where in this block: a secret may be cut over two lines.
+      const buf = this.buf;
+      const around = { before: () => lineBefore(buf, start), after: () => lineAfter(buf, end) };
+      return this.plan.line.test(mask(line, cleanLine(buf.toString('utf8', start, end)), around));
+    }
     if (this.plan.plain && !needsCleaning(this.buf, start, end)) return true;
     return this.plan.line.test(cleanLine(this.buf.toString('utf8', start, end)));
   }

@@ -28,6 +28,7 @@ import { KeyRanges } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { HugeLine, LongLines } from './long-line.js';
+import { NEIGHBOUR_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
 import { BinarySniffer, copyOf } from './sniff.js';
@@ -98,6 +99,7 @@ export class Collector {
   private readonly newLines: number[] = [];
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
+  private readonly neighbours: Neighbours;
 
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
@@ -106,6 +108,7 @@ export class Collector {
     this.guard = buildGuard(this.hints);
     this.guardOne = new RegExp(this.guard.source, 'mi');
     this.memory = new RunMemory(options.previous);
+    this.neighbours = new Neighbours(this.keepBytes);
   }
 
   /** Feeds the next bytes of the output. */
@@ -257,7 +260,7 @@ export class Collector {
       if (offset + s >= HASH_ALL_BYTES) {
         this.guardOne.lastIndex = 0;
         // Lines the guard matched were hashed while streaming; the others are hashed now.
-        if (!this.guardOne.test(text.slice(s, e))) this.hashPlain(buf, s, e, line);
+        if (!this.guardOne.test(text.slice(s, e))) this.hashPlain(buf, s, e, line, false);
       }
       if (!longLines.has(line)) out.push({ line, text: cleanLine(buf.toString('utf8', s, e)) });
     });
@@ -306,6 +309,7 @@ export class Collector {
     const len = work.length;
     let pos = 0;
     let line = this.newlines + 1;
+    this.neighbours.next(work, pos, line);
     if (this.pending) [pos, line] = this.attach(work, text, pos, line);
     while (pos < len) {
       // The start of the next line the guard matches (a match never starts with a newline).
@@ -318,6 +322,7 @@ export class Collector {
         else if (pos < hashAllEnd) this.hashPlain(work, pos, e, line);
         pos = e + 1;
         line++;
+        this.neighbours.next(work, pos, line);
       }
       if (!m) break;
       const e = lineEnd(text, pos);
@@ -328,6 +333,7 @@ export class Collector {
       }
       pos = e + 1;
       line++;
+      this.neighbours.next(work, pos, line);
       if (this.pending) [pos, line] = this.attach(work, text, pos, line);
     }
     this.newlines = line - 1;
@@ -348,13 +354,16 @@ export class Collector {
   }
 
   /** A line the guard did not match: hashed for the comparison, shown only when it is new. */
-  private hashPlain(work: Buffer, s: number, e: number, line: number): void {
+  private hashPlain(work: Buffer, s: number, e: number, line: number, streaming = true): void {
     if (!this.memory.see(work, s, e, line).isNew) return;
     this.markNew(line);
     if (this.fresh.length >= MAX_NEW) return;
     const text = cleanLine(work.toString('utf8', s, e));
     if (text.trim() === '') return;
-    this.fresh.push(candidate(text, line, template(text), 'plain', 0, false, true));
+    const c = candidate(text, line, template(text), 'plain', 0, false, true);
+    // In the tail (at the end), the bytes before `work` are not those before the line.
+    if (streaming) this.neighbours.saw(c, () => this.before(work, s, NEIGHBOUR_BYTES));
+    this.fresh.push(c);
   }
 
   /** The deferred lines found new at the end: marked, and shown as new candidates. */
@@ -409,6 +418,7 @@ export class Collector {
     text ??= cleanLine(work.toString('utf8', s, e));
     const c = candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew);
     addContext(c, () => this.before(work, s));
+    this.neighbours.saw(c, () => this.before(work, s, NEIGHBOUR_BYTES));
     if (own) this.fresh.push(c);
     else {
       this.groups.set(scored.key, c);
@@ -431,6 +441,7 @@ export class Collector {
         this.inlineHuge(work, at, end, n);
         at = end + 1;
         n++;
+        this.neighbours.next(work, at, n);
         continue;
       }
       this.guardOne.lastIndex = 0;
@@ -448,20 +459,17 @@ export class Collector {
         p.candidate.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
+      this.neighbours.next(work, at, n);
     }
     if (p.remaining === 0) this.pending = null;
     return [at, n];
   }
 
   /** The bytes before `work[s]`, up to LOOKBACK_BYTES, never past a long line. */
-  private before(work: Buffer, s: number): Buffer {
-    if (s >= LOOKBACK_BYTES || this.barrier > 0)
-      return work.subarray(Math.max(this.barrier, s - LOOKBACK_BYTES), s);
+  private before(work: Buffer, s: number, max = LOOKBACK_BYTES): Buffer {
+    if (s >= max || this.barrier > 0) return work.subarray(Math.max(this.barrier, s - max), s);
     const back = this.back.bytes;
-    return Buffer.concat([
-      back.subarray(Math.max(0, back.length - (LOOKBACK_BYTES - s))),
-      work.subarray(0, s),
-    ]);
+    return Buffer.concat([back.subarray(Math.max(0, back.length - (max - s))), work.subarray(0, s)]);
   }
 
   /**
