@@ -22,6 +22,9 @@ const ENDS_OPEN =
 const ENDS_OPEN_RUN =
   /(?=[A-Za-z0-9_+/=.-]{0,7}(?:\d|[a-z][A-Z]))[A-Za-z0-9_+/=.-]{8}\s*$|\beyJ[A-Za-z0-9_.-]*\s*$/;
 
+// A word of small letters, capitalised or not.
+const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
+
 /** True when a line may end with the first part of a secret (a cheap test of its end). */
 export function endsOpen(line: string): boolean {
   // Only the end of the line is looked at (a regex ending in $ would try every position).
@@ -48,8 +51,11 @@ function splitOf(before: string, line: string): Split | undefined {
   const word = head[2] as string;
   // Masked on its own already: nothing carried over.
   if (redactLine(word) !== word) return undefined;
-  // The word is part of a secret when masking the two lines joined eats into it.
-  for (const joined of [`${tail} ${word}`, `${tail}${word}`]) {
+  // The word is part of a secret when masking the two lines joined eats into it. Joined without
+  // a space only when the word could be the rest of a token, not a plain word (`MYTOKEN1` then
+  // `type …` is no `MYTOKEN1type`).
+  const joins = PLAIN_WORD.test(word) ? [`${tail} ${word}`] : [`${tail} ${word}`, `${tail}${word}`];
+  for (const joined of joins) {
     const masked = redactLine(joined);
     if (!masked.endsWith(word)) return { head, tail, start: commonPrefix(joined, masked) };
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { shieldFor } from '../../src/shield.js';
 
@@ -81,5 +82,19 @@ describe('secrets split over two lines', () => {
     [['Downloading lodash-4.17.21', 'tgz done']],
   ])('leaves %j with the next line at hand', (lines) => {
     expect(shownAround(lines)).toEqual(lines);
+  });
+
+  // Found in this round: joined without a space with an unrelated next line, a value grew into
+  // a secret (`_authToken=MYTOKEN1` + `type` → `MYTOKEN1type`), and the plain word was masked.
+  it('leaves every look-alike of the corpus next to any other', () => {
+    const corpus = readFileSync(new URL('../../fixtures/secrets/negatives.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#') && l !== '<<<' && l !== '>>>');
+    const shield = shieldFor();
+    const changed = corpus.filter((l, i) => {
+      const around = { before: () => corpus[i - 1], after: () => corpus[i + 1] };
+      return shield(i + 1, l, around) !== shieldFor()(i + 1, l);
+    });
+    expect(changed).toEqual([]);
   });
 });
