@@ -8,7 +8,7 @@ import { keyBlockStep } from './key-blocks.js';
 import { redactLine } from './redact.js';
 import { maskTraceLine } from './redact-command.js';
 import { mask } from './secret-kinds.js';
-import { endsOpen, maskContinuation, maskOpening } from './split-secret.js';
+import { endsOpen, maskContinuation, maskOpening, mayContinue } from './split-secret.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -21,7 +21,7 @@ export interface LineRange {
  * secret may be cut over two lines (see split-secret.ts).
  */
 export interface Around {
-  /** The line just before (its end is enough); else the line this shield showed before, if it is. */
+  /** The line just before (its end is enough), when it is not the line this shield was given last. */
   before?: () => string | undefined;
   /** The line just after (its start is enough). */
   after?: () => string | undefined;
@@ -42,17 +42,28 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
           typeof r === 'object' && r !== null && typeof r.from === 'number' && typeof r.to === 'number',
       )
     : [];
-  // The line shown just before, as stored: a secret may begin at its end (see maskContinuation).
-  let last: { line: number; text: string } | undefined;
+  // The line shown just before, as stored (and whether it ends open): a secret may begin at its
+  // end (see maskContinuation).
+  let last: { line: number; text: string; open: boolean } | undefined;
   return (line, stored, around) => {
-    const before = around?.before?.() ?? (last?.line === line - 1 ? last.text : undefined);
-    last = { line, text: stored };
+    // The line before is looked at only when this one starts with a word; read anew only when
+    // it is not the line this shield was given last.
+    const before = !mayContinue(stored)
+      ? undefined
+      : last?.line === line - 1
+        ? last.open
+          ? last.text
+          : undefined
+        : around?.before?.();
+    const open = endsOpen(stored);
+    last = { line, text: stored, open };
     let text = before === undefined ? stored : maskContinuation(before, stored);
     const range = ranges.find((r) => line >= r.from && line <= r.to);
     if (range) return inertInline(inKeyBlock(text, line > range.from));
     text = redactLine(text);
-    // Masked first, so that only the secret the next line completes is masked at its end.
-    if (around?.after && endsOpen(text)) {
+    // Masked first, so that only the secret the next line completes is masked at its end (a
+    // mask ends with `]`: a line that did not end open does not once masked).
+    if (open && around?.after && endsOpen(text)) {
       const after = around.after();
       if (after !== undefined) text = maskOpening(text, after);
     }

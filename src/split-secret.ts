@@ -12,24 +12,71 @@ const HEAD = /^(\s*)([A-Za-z0-9_+/=.~-]{4,8192})/;
 // The end of a line: at most 96 characters, back to a space where there is one.
 const TAIL = /\S[^\n]{0,95}$/;
 
-// A line that may leave a secret open: it ends with a word that names one (`Bearer`,
-// `password:`), with a run of token characters holding a digit or a capital after a small
-// letter (a token cut at the width), with the start of a JWT (`eyJ…`, cut anywhere), or with the
-// start of an AWS key id (`AKIA…` cut before its 20 characters, digits or not).
-const ENDS_OPEN =
-  /(?:bearer|basic|token|passw(?:or)?d|passphrase|secret|key|authorization)["']?\s*[:=]?\s*$|\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{0,15}\s*$/i;
-// Case matters here: a capital after a small letter is not a plain word's end.
-const ENDS_OPEN_RUN =
-  /(?=[A-Za-z0-9_+/=.-]{0,7}(?:\d|[a-z][A-Z]))[A-Za-z0-9_+/=.-]{8}\s*$|\beyJ[A-Za-z0-9_.-]*\s*$/;
+// A line may leave a secret open when it ends (spaces aside) with a word that names one
+// (`Bearer`, `password:`), with a run of token characters holding a digit or a capital after a
+// small letter in its last 8 (a token cut at the width), with the start of a JWT (`eyJ…`, cut
+// anywhere), or with the start of an AWS key id (`AKIA…` cut before its 20 characters). The end
+// is taken apart by hand and the patterns run on its last word only: endsOpen runs on every
+// line `read --lines grep:` tests.
+const NAMES_SECRET = /(?:bearer|basic|token|passw(?:or)?d|passphrase|secret|key|authorization)$/i;
+const OPEN_RUN = /\d|[a-z][A-Z]/;
+const JWT_START = /(?:^|[^A-Za-z0-9_])eyJ[A-Za-z0-9_.-]*$/;
+const AWS_START = /(?:^|[^A-Za-z0-9_])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{0,15}$/i;
 
 // A word of small letters, capitalised or not.
 const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
 
+const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
+// [A-Za-z0-9_+/=.-]
+const isTokenChar = (c: number) =>
+  (c >= 48 && c <= 57) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 97 && c <= 122) ||
+  c === 95 ||
+  c === 43 ||
+  c === 47 ||
+  c === 61 ||
+  c === 46 ||
+  c === 45;
+
 /** True when a line may end with the first part of a secret (a cheap test of its end). */
 export function endsOpen(line: string): boolean {
-  // Only the end of the line is looked at (a regex ending in $ would try every position).
-  const end = line.length > 40 ? line.slice(-40) : line;
-  return ENDS_OPEN.test(end) || ENDS_OPEN_RUN.test(end);
+  let end = line.length;
+  while (end > 0 && isSpace(line.charCodeAt(end - 1))) end--;
+  if (end === 0) return false;
+  // `password:`, `"token" =`, `Bearer`: the word before a `:` or `=`, spaces and a quote.
+  let k = end;
+  const last = line.charCodeAt(k - 1);
+  if (last === 58 || last === 61) {
+    k--;
+    while (k > 0 && isSpace(line.charCodeAt(k - 1))) k--;
+  }
+  if (k > 0 && (line[k - 1] === '"' || line[k - 1] === "'")) k--;
+  // The last letter of one of those words, in either case (r c n d e t y).
+  const end1 = line.charCodeAt(k - 1) | 32;
+  const named =
+    end1 === 114 ||
+    end1 === 99 ||
+    end1 === 110 ||
+    end1 === 100 ||
+    end1 === 101 ||
+    end1 === 116 ||
+    end1 === 121;
+  if (named && NAMES_SECRET.test(line.slice(Math.max(0, k - 13), k))) return true;
+  let s = end;
+  while (s > 0 && end - s < 40 && isTokenChar(line.charCodeAt(s - 1))) s--;
+  const run = line.slice(s, end);
+  if (run.length >= 8 && OPEN_RUN.test(run.slice(-8))) return true;
+  if (run.length < 3) return false;
+  return (
+    (run.includes('eyJ') && JWT_START.test(run)) ||
+    ((run.includes('A') || run.includes('a')) && AWS_START.test(run))
+  );
+}
+
+/** True when a line starts with a word that could complete a secret begun on the line before. */
+export function mayContinue(line: string): boolean {
+  return HEAD.test(line);
 }
 
 /** A secret found across the end of one line and the start of the next. */

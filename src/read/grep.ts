@@ -139,6 +139,9 @@ class GrepScan {
   private line = 1;
   /** Byte position of line `lastShown + 1` when it is in this block, else -1. */
   private nextPos = -1;
+  /** The end of the line last tested in this block (-1: none) and its text. */
+  private testedEnd = -1;
+  private testedText = '';
 
   constructor(
     private readonly plan: GrepPlan,
@@ -154,6 +157,7 @@ class GrepScan {
     this.line = block.line;
     this.nextPos = this.lastShown === block.line - 1 ? 0 : -1;
     this.cut = block.cut;
+    this.testedEnd = -1;
     // A block that goes on with a line already matched (in any earlier piece of it) skips it.
     this.skipFirst = block.continued && (this.matchedAtCut || this.skipFirst);
     this.matchedAtCut = false;
@@ -256,10 +260,14 @@ class GrepScan {
   private matches(start: number, end: number, line: number | undefined): boolean {
     const { mask } = this.plan;
     if (mask) {
-      // With its neighbours, where in this block: a secret may be cut over two lines.
+      // With its neighbours, where in this block: a secret may be cut over two lines (the line
+      // tested just before is not decoded again).
       const buf = this.buf;
-      const around = { before: () => lineBefore(buf, start), after: () => lineAfter(buf, end) };
-      return this.plan.line.test(mask(line, cleanLine(buf.toString('utf8', start, end)), around));
+      const [testedEnd, testedText] = [this.testedEnd, this.testedText];
+      const before = () => (testedEnd === start - 1 ? testedText : lineBefore(buf, start));
+      const text = cleanLine(buf.toString('utf8', start, end));
+      [this.testedEnd, this.testedText] = [end, text];
+      return this.plan.line.test(mask(line, text, { before, after: () => lineAfter(buf, end) }));
     }
     if (this.plan.plain && !needsCleaning(this.buf, start, end)) return true;
     return this.plan.line.test(cleanLine(this.buf.toString('utf8', start, end)));

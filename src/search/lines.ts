@@ -6,7 +6,7 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
-import { lineAfter, lineBefore, NEIGHBOUR_BYTES } from '../summary/neighbours.js';
+import { BEFORE_BYTES, lineAfter, lineBefore, NEIGHBOUR_BYTES } from '../summary/neighbours.js';
 
 /** Bytes read on each side of a match. */
 const AROUND = 8 * 1024;
@@ -144,7 +144,7 @@ export function withFile<T>(path: string, f: (fd: number) => T): T {
 export function lineEdges(fd: number, first: Piece, last: Piece): { before?: string; after?: string } {
   const out: { before?: string; after?: string } = {};
   if (first.before === 0 && first.start > 0) {
-    const buf = read(fd, Math.max(0, first.start - NEIGHBOUR_BYTES - 1), first.start);
+    const buf = read(fd, Math.max(0, first.start - BEFORE_BYTES - 1), first.start);
     const text = lineBefore(buf, buf.length);
     if (text !== undefined) out.before = text;
   }

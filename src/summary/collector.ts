@@ -28,7 +28,7 @@ import { KeyRanges } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { HugeLine, LongLines } from './long-line.js';
-import { NEIGHBOUR_BYTES, Neighbours } from './neighbours.js';
+import { BEFORE_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
 import { BinarySniffer, copyOf } from './sniff.js';
@@ -362,7 +362,7 @@ export class Collector {
     if (text.trim() === '') return;
     const c = candidate(text, line, template(text), 'plain', 0, false, true);
     // In the tail (at the end), the bytes before `work` are not those before the line.
-    if (streaming) this.neighbours.saw(c, () => this.before(work, s, NEIGHBOUR_BYTES));
+    if (streaming) this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
     this.fresh.push(c);
   }
 
@@ -418,7 +418,7 @@ export class Collector {
     text ??= cleanLine(work.toString('utf8', s, e));
     const c = candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew);
     addContext(c, () => this.before(work, s));
-    this.neighbours.saw(c, () => this.before(work, s, NEIGHBOUR_BYTES));
+    this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
     if (own) this.fresh.push(c);
     else {
       this.groups.set(scored.key, c);

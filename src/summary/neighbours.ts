@@ -7,8 +7,10 @@ import { endsOpen } from '../split-secret.js';
 import { cleanLine } from './clean.js';
 import type { Candidate } from './collected.js';
 
-/** Bytes of a neighbour kept: the end of the line before, the start of the line after. */
+/** Bytes of a neighbour kept: the start of the line after (a token may be long)... */
 export const NEIGHBOUR_BYTES = 4096;
+/** ...and the end of the line before (split-secret.ts reads its last 96 characters). */
+export const BEFORE_BYTES = 512;
 
 /**
  * Follows the candidates whose line may go on in the next one, for that line. The collector
@@ -59,7 +61,7 @@ export function lineAfter(buf: Buffer, end: number): string | undefined {
 export function lineBefore(buf: Buffer, start: number): string | undefined {
   if (start < 1) return undefined;
   const end = start - 1; // its newline
-  if (end === 0) return '';
-  const from = Math.max(buf.lastIndexOf(10, end - 1) + 1, end - NEIGHBOUR_BYTES);
-  return cleanLine(buf.toString('utf8', from, end));
+  const from = Math.max(0, end - BEFORE_BYTES);
+  const nl = buf.subarray(from, end).lastIndexOf(10);
+  return cleanLine(buf.toString('utf8', nl === -1 ? from : from + nl + 1, end));
 }
