@@ -115,9 +115,11 @@ const startPatterns = () =>
   (patterns ??= {
     // What may come before a forged marker and not be seen: spaces, format and other
     // default-ignorable characters (U+034F, U+115F, U+3164, U+FE0F, U+FFA0, tags), characters
-    // drawn blank (U+2800), private-use and unassigned code points (no glyph, or one a font
-    // made up), controls, and combining marks with nothing to combine with.
-    invisible: /[\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0]/gu,
+    // drawn blank (U+2800), spaces too narrow to see between digits (thin, hair: `1 2:`),
+    // private-use and unassigned code points (no glyph, or one a font made up), controls, and
+    // combining marks with nothing to combine with.
+    invisible:
+      /[\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0\u2006\u2008\u2009\u200a\u202f]/gu,
     leading: /^[\s\p{Cc}\p{M}]+/u,
     // Accents on letters (`ctx̀wrap`), after NFKD has split them off.
     marks: /\p{M}/gu,
@@ -159,7 +161,9 @@ const FORGED = /^\\*(?:\[\s*ctxwrap\b|ctxwrap\s*:|\+?\d+(?::(?!\d)|- ))/;
 const PLAINLY_NOT = /^[ \t]*(?![lIiOo|][lIiOo|0-9]*[0-9])[A-BD-Za-bd-z!-*,-/;-@\]-`{-~]/;
 
 // ctxwrap's markers inside a line: `[+500 similar, last 99999]`, `…[5000 chars omitted]…`.
-const INLINE_MARKER = /\[(?=\s*[+\uff0b\ufe62]\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*\])/g;
+// The `[` may be a look-alike (fullwidth `［`, and those LOOK_ALIKES lists).
+const INLINE_MARKER =
+  /[[\uff3b\u2045\u27e6\u298b\u2772\u301a\u3010\u3014\u2997](?=\s*[+\uff0b\ufe62]\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*[\]\uff3d])/g;
 
 /**
  * Escapes (with a leading backslash) an output line that could pass for one of ctxwrap's own
@@ -178,5 +182,5 @@ export function inertLine(text: string): string {
  * that ctxwrap's own notes added later stay as they are).
  */
 function inertInline(text: string): string {
-  return text.includes('similar') || text.includes('omitted') ? text.replace(INLINE_MARKER, '\\[') : text;
+  return text.includes('similar') || text.includes('omitted') ? text.replace(INLINE_MARKER, '\\$&') : text;
 }
