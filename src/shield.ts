@@ -8,7 +8,14 @@ import { keyBlockStep } from './key-blocks.js';
 import { redactLine } from './redact.js';
 import { maskTraceLine } from './redact-command.js';
 import { mask } from './secret-kinds.js';
-import { endsOpen, maskContinuation, maskOpening, mayContinue } from './split-secret.js';
+import {
+  endsOpen,
+  followJwt,
+  jwtOpenWidth,
+  maskContinuation,
+  maskOpening,
+  mayContinue,
+} from './split-secret.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -44,23 +51,31 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
     : [];
   // The line shown just before, as stored (and whether it ends open): a secret may begin at its
   // end (see maskContinuation).
-  let last: { line: number; text: string; open: boolean } | undefined;
+  // A JWT wrapped over lines is followed from line to line (see followJwt).
+  let last: { line: number; text: string; open: boolean; jwt: number } | undefined;
   return (line, stored, around) => {
     // The line before is looked at only when this one starts with a word; read anew only when
     // it is not the line this shield was given last.
+    const follows = last?.line === line - 1;
     const before = !mayContinue(stored)
       ? undefined
-      : last?.line === line - 1
-        ? last.open
+      : follows
+        ? last?.open || last?.jwt
           ? last.text
           : undefined
         : around?.before?.();
     const open = endsOpen(stored);
-    last = { line, text: stored, open };
-    let text = before === undefined ? stored : maskContinuation(before, stored);
+    const jwtBefore = follows ? (last?.jwt ?? 0) : before === undefined ? 0 : jwtOpenWidth(before);
+    last = { line, text: stored, open, jwt: 0 };
+    let text = before === undefined || jwtBefore > 0 ? stored : maskContinuation(before, stored);
     const range = ranges.find((r) => line >= r.from && line <= r.to);
     if (range) return inertInline(inKeyBlock(text, line > range.from));
     text = redactLine(text);
+    if (jwtBefore > 0 || (open && text.includes('eyJ'))) {
+      const jwt = followJwt(text, jwtBefore);
+      text = jwt.text;
+      last.jwt = jwt.width;
+    }
     // Masked first, so that only the secret the next line completes is masked at its end (a
     // mask ends with `]`: a line that did not end open does not once masked).
     if (open && around?.after && endsOpen(text)) {

@@ -138,3 +138,45 @@ export function maskOpening(line: string, after: string): string {
   const from = end - (split.tail.length - split.start);
   return `${line.slice(0, from)}${mask('split-secret')}${line.slice(end)}`;
 }
+
+// A JWT cut at a line's end: from its header's start (`{"alg"`, `{"typ"`, `{"kid"`, `{"enc"` in
+// base64url) to the end of the line, a dot or two within.
+const JWT_OPEN = /(?<![A-Za-z0-9_-])eyJ(?:hbGci|0eXAi|raWQi|lbmMi)[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*){0,2}$/;
+// A line that is nothing but one run of base64url and dots: a piece of a wrapped JWT.
+const JWT_PIECE = /^(\s*)[A-Za-z0-9_.-]+\s*$/;
+
+/**
+ * A JWT wrapped over several lines, followed line by line: `width` is the length of the line
+ * it started on (the column it is wrapped at), 0 when no JWT is open. A JWT begun at a line's end
+ * is masked from its start; each line after it that is one run of its characters is masked
+ * whole and keeps it open while it is as long as the first; a line that only starts with one
+ * has that start masked and closes it.
+ */
+export function followJwt(line: string, width: number): { text: string; width: number } {
+  let text = line;
+  let open = 0;
+  if (width > 0) {
+    const piece = JWT_PIECE.exec(line);
+    const head = piece ? undefined : HEAD.exec(line);
+    if (piece) {
+      text = `${piece[1]}${mask('split-secret')}`;
+      if (line.trimEnd().length >= width) open = width;
+    } else if (head) text = `${head[1]}${mask('split-secret')}${line.slice(head[0].length)}`;
+  }
+  const end = text.trimEnd();
+  if (open === 0 && end.includes('eyJ')) {
+    const m = JWT_OPEN.exec(end.length > 8192 ? end.slice(-8192) : end);
+    if (m) {
+      const at = end.length - m[0].length;
+      text = `${end.slice(0, at)}${mask('split-secret')}${text.slice(end.length)}`;
+      open = end.length;
+    }
+  }
+  return { text, width: open };
+}
+
+/** The width a JWT open at the end of `line` (the line before, as stored) leaves, or 0. */
+export function jwtOpenWidth(line: string): number {
+  const end = line.trimEnd();
+  return end.includes('eyJ') && JWT_OPEN.test(end.length > 8192 ? end.slice(-8192) : end) ? end.length : 0;
+}

@@ -62,6 +62,20 @@ describe('secrets split over two lines', () => {
     for (const s of secrets) expect(out).not.toContain(s);
   });
 
+  // A JWT of 200 characters wrapped at 80 spans three lines: the middle one completes nothing
+  // with either neighbour alone. It is followed from its header's start, line by line.
+  it('masks a JWT wrapped over three lines, in order, and not the line after it', () => {
+    const long = `${JWT}${'x7Yq'.repeat(20)}`;
+    const lines = [`auth: ${long.slice(0, 74)}`, long.slice(74, 154), long.slice(154), 'deployed'];
+    const out = shownAround(lines);
+    expect(out.join('\n')).not.toMatch(/eyJ|c2ln|x7Yq/);
+    expect(out[0]).toBe('auth: [redacted:split-secret]');
+    expect(out[3]).toBe('deployed');
+    // Each line with only its neighbours at hand (a summary line shown apart) masks them too.
+    const shield = shieldFor();
+    expect(shield(2, lines[1] as string, { before: () => lines[0] })).toBe('[redacted:split-secret]');
+  });
+
   it('masks only the secret the next line completes, and keeps the words', () => {
     expect(
       shownAround(['AKIAIOSFODNN7EXAMPLE and ghp_aB3dE5fG7hJ9kL1mN3p', 'Q5rS7tU9vW1xY3z5A7b to push']),
