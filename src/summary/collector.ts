@@ -309,7 +309,7 @@ export class Collector {
     const len = work.length;
     let pos = 0;
     let line = this.newlines + 1;
-    this.neighbours.next(work, pos, line);
+    if (this.neighbours.waiting) this.neighbours.next(work, pos, line);
     if (this.pending) [pos, line] = this.attach(work, text, pos, line);
     while (pos < len) {
       // The start of the next line the guard matches (a match never starts with a newline).
@@ -322,7 +322,7 @@ export class Collector {
         else if (pos < hashAllEnd) this.hashPlain(work, pos, e, line);
         pos = e + 1;
         line++;
-        this.neighbours.next(work, pos, line);
+        if (this.neighbours.waiting) this.neighbours.next(work, pos, line);
       }
       if (!m) break;
       const e = lineEnd(text, pos);
@@ -333,7 +333,7 @@ export class Collector {
       }
       pos = e + 1;
       line++;
-      this.neighbours.next(work, pos, line);
+      if (this.neighbours.waiting) this.neighbours.next(work, pos, line);
       if (this.pending) [pos, line] = this.attach(work, text, pos, line);
     }
     this.newlines = line - 1;
@@ -441,7 +441,7 @@ export class Collector {
         this.inlineHuge(work, at, end, n);
         at = end + 1;
         n++;
-        this.neighbours.next(work, at, n);
+        if (this.neighbours.waiting) this.neighbours.next(work, at, n);
         continue;
       }
       this.guardOne.lastIndex = 0;
@@ -459,7 +459,7 @@ export class Collector {
         p.candidate.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
-      this.neighbours.next(work, at, n);
+      if (this.neighbours.waiting) this.neighbours.next(work, at, n);
     }
     if (p.remaining === 0) this.pending = null;
     return [at, n];

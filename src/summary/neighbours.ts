@@ -23,6 +23,11 @@ export class Neighbours {
   /** `longest`: a line longer than this is no neighbour (it is held by its ends, see long-line.ts). */
   constructor(private readonly longest: number) {}
 
+  /** True when a line after is wanted (tested before each call of `next` on the scanning path). */
+  get waiting(): boolean {
+    return this.want !== null;
+  }
+
   /**
    * A new candidate: the end of the line before it is kept when a secret may begin there
    * (`before` gives the bytes before the candidate's line), and the line after is wanted when
