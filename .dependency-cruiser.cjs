@@ -9,7 +9,7 @@
  * as cli/ serves them as subcommands).
  */
 
-const TEXT_SAFETY = '^src/(redact|redact-command|key-blocks|secret-kinds|shield|controls|split-secret|gitleaks-mask|gitleaks-rules)[.]ts$';
+const TEXT_SAFETY = '^src/(redact|redact-more|redact-command|key-blocks|secret-kinds|shield|controls|split-secret|gitleaks-mask|gitleaks-rules)[.]ts$';
 const ENTRIES = '^src/(cli|main|search-main|index)[.]ts$';
 
 /** From the bottom up. */

@@ -20,9 +20,10 @@
 
 import { entropy, maskGitleaks, mightHoldGitleaksSecret } from './gitleaks-mask.js';
 import { keyBlockStep, mayTouchKey } from './key-blocks.js';
+import { moreRules } from './redact-more.js';
 import { mask, type SecretKind } from './secret-kinds.js';
 
-interface Rule {
+export interface Rule {
   kind: SecretKind;
   /** Cheap test of the line before `re` runs; all hints together make the prefilter. */
   hint: RegExp;
@@ -42,6 +43,9 @@ const ASSIGN = String.raw`["']?\s{0,16}(?::=|=>|[:=])\s{0,16}["']?`;
 // What comes before "token" in names that hold no credential: pagination, counts, tokenizers.
 const NOT_SECRET_TOKEN =
   /(?:page|next|prev|continuation|sync|cursor|resume|max|min|num|total|count|input|output|prompt|completion|eos|bos|pad|unk|sep|cls|mask|start|end|stop|special)[_.-]?$/i;
+
+// Rules found in issue 20's adversarial rounds (redact-more.ts), given what they need.
+const MORE_RULES = moreRules({ isOpaque, isRandomValue, isMixed: (s) => isMixed(s) });
 
 const RULES: readonly Rule[] = [
   {
@@ -185,7 +189,7 @@ const RULES: readonly Rule[] = [
   },
   genericRule('password', 'passw(?:or)?d|passphrase', 8),
   genericRule('secret', 'secret(?:[_-]?key)?', 16),
-  genericRule('api-key', 'api[_-]?key|access[_-]?key', 16),
+  genericRule('api-key', 'api[_-]?key|access[_-]?key|subscription[_-]?key', 16),
   genericRule('token', 'token', 16, NOT_SECRET_TOKEN),
   // After the generic rules, which name the kind by the key when there is one.
   {
@@ -194,6 +198,7 @@ const RULES: readonly Rule[] = [
     re: /(?<![\]A-Za-z0-9_.-])()(hv[sbr]\.[A-Za-z0-9_-]{24,512})(?![[A-Za-z0-9_-])/g,
     accept: isMixed,
   },
+  ...MORE_RULES,
   {
     kind: 'session-cookie',
     hint: /set-cookie/i,

@@ -21,6 +21,7 @@ export const SECRET_KINDS = [
   'vault-token',
   'docker-auth',
   'session-cookie',
+  'request-signature',
   'jwt',
   'bearer-token',
   'basic-auth',

@@ -8,7 +8,14 @@ import { keyBlockStep } from './key-blocks.js';
 import { redactLine } from './redact.js';
 import { maskTraceLine } from './redact-command.js';
 import { mask } from './secret-kinds.js';
-import { maskContinuation } from './split-secret.js';
+import {
+  endsOpen,
+  followJwt,
+  jwtOpenWidth,
+  maskContinuation,
+  maskOpening,
+  mayContinue,
+} from './split-secret.js';
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -16,8 +23,19 @@ export interface LineRange {
   to: number;
 }
 
-/** Masks one cleaned line, given its line number in the stored file. */
-export type Shield = (line: number, text: string) => string;
+/**
+ * The lines next to a line, as stored, where they are at hand (each read only when needed): a
+ * secret may be cut over two lines (see split-secret.ts).
+ */
+export interface Around {
+  /** The line just before (its end is enough), when it is not the line this shield was given last. */
+  before?: () => string | undefined;
+  /** The line just after (its start is enough). */
+  after?: () => string | undefined;
+}
+
+/** Masks one cleaned line, given its line number in the stored file (and its neighbours). */
+export type Shield = (line: number, text: string, around?: Around) => string;
 
 /** No masking (for `--no-redact`): only ctxwrap's inline markers are escaped. */
 const NO_SHIELD: Shield = (_line, text) => inertInline(text);
@@ -31,13 +49,40 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
           typeof r === 'object' && r !== null && typeof r.from === 'number' && typeof r.to === 'number',
       )
     : [];
-  // The line shown just before, as stored: a secret may begin at its end (see maskContinuation).
-  let before: { line: number; text: string } | undefined;
-  return (line, stored) => {
-    const text = before?.line === line - 1 ? maskContinuation(before.text, stored) : stored;
-    before = { line, text: stored };
+  // The line shown just before, as stored (and whether it ends open): a secret may begin at its
+  // end (see maskContinuation).
+  // A JWT wrapped over lines is followed from line to line (see followJwt).
+  let last: { line: number; text: string; open: boolean; jwt: number } | undefined;
+  return (line, stored, around) => {
+    // The line before is looked at only when this one starts with a word; read anew only when
+    // it is not the line this shield was given last.
+    const follows = last?.line === line - 1;
+    const before = !mayContinue(stored)
+      ? undefined
+      : follows
+        ? last?.open || last?.jwt
+          ? last.text
+          : undefined
+        : around?.before?.();
+    const open = endsOpen(stored);
+    const jwtBefore = follows ? (last?.jwt ?? 0) : before === undefined ? 0 : jwtOpenWidth(before);
+    last = { line, text: stored, open, jwt: 0 };
+    let text = before === undefined || jwtBefore > 0 ? stored : maskContinuation(before, stored);
     const range = ranges.find((r) => line >= r.from && line <= r.to);
-    return inertInline(range ? inKeyBlock(text, line > range.from) : maskTraceLine(redactLine(text)));
+    if (range) return inertInline(inKeyBlock(text, line > range.from));
+    text = redactLine(text);
+    if (jwtBefore > 0 || (open && text.includes('eyJ'))) {
+      const jwt = followJwt(text, jwtBefore);
+      text = jwt.text;
+      last.jwt = jwt.width;
+    }
+    // Masked first, so that only the secret the next line completes is masked at its end (a
+    // mask ends with `]`: a line that did not end open does not once masked).
+    if (open && around?.after && endsOpen(text)) {
+      const after = around.after();
+      if (after !== undefined) text = maskOpening(text, after);
+    }
+    return inertInline(maskTraceLine(text));
   };
 }
 
@@ -85,9 +130,11 @@ const startPatterns = () =>
   (patterns ??= {
     // What may come before a forged marker and not be seen: spaces, format and other
     // default-ignorable characters (U+034F, U+115F, U+3164, U+FE0F, U+FFA0, tags), characters
-    // drawn blank (U+2800), private-use and unassigned code points (no glyph, or one a font
-    // made up), controls, and combining marks with nothing to combine with.
-    invisible: /[\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0]/gu,
+    // drawn blank (U+2800), spaces too narrow to see between digits (thin, hair: `1 2:`),
+    // private-use and unassigned code points (no glyph, or one a font made up), controls, and
+    // combining marks with nothing to combine with.
+    invisible:
+      /[\p{Cf}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115f\u1160\uffa0\u2006\u2008\u2009\u200a\u202f]/gu,
     leading: /^[\s\p{Cc}\p{M}]+/u,
     // Accents on letters (`ctx̀wrap`), after NFKD has split them off.
     marks: /\p{M}/gu,
@@ -129,7 +176,9 @@ const FORGED = /^\\*(?:\[\s*ctxwrap\b|ctxwrap\s*:|\+?\d+(?::(?!\d)|- ))/;
 const PLAINLY_NOT = /^[ \t]*(?![lIiOo|][lIiOo|0-9]*[0-9])[A-BD-Za-bd-z!-*,-/;-@\]-`{-~]/;
 
 // ctxwrap's markers inside a line: `[+500 similar, last 99999]`, `…[5000 chars omitted]…`.
-const INLINE_MARKER = /\[(?=\s*[+\uff0b\ufe62]\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*\])/g;
+// The `[` may be a look-alike (fullwidth `［`, and those LOOK_ALIKES lists).
+const INLINE_MARKER =
+  /[[\uff3b\u2045\u27e6\u298b\u2772\u301a\u3010\u3014\u2997](?=\s*[+\uff0b\ufe62]\s*[\d,]+\s+similar\b|\s*[\d,]+\s+chars?\s+omitted\s*[\]\uff3d])/g;
 
 /**
  * Escapes (with a leading backslash) an output line that could pass for one of ctxwrap's own
@@ -148,5 +197,5 @@ export function inertLine(text: string): string {
  * that ctxwrap's own notes added later stay as they are).
  */
 function inertInline(text: string): string {
-  return text.includes('similar') || text.includes('omitted') ? text.replace(INLINE_MARKER, '\\[') : text;
+  return text.includes('similar') || text.includes('omitted') ? text.replace(INLINE_MARKER, '\\$&') : text;
 }

@@ -85,6 +85,12 @@ export interface CaptureResult {
 }
 
 const DEFAULT_FORWARD: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/**
+ * Signals that ask a program for something rather than stop it (SIGUSR1, SIGUSR2, SIGALRM): passed
+ * on to the command's process as they are. Their default action would kill ctxwrap (SIGUSR1
+ * would open node's inspector), so run.ts holds them from the first line to the last.
+ */
+export const PASSED_SIGNALS: readonly NodeJS.Signals[] = ['SIGUSR1', 'SIGUSR2', 'SIGALRM'];
 
 /** Exit status a shell would give for a result: the code, or 128 + the signal's number. */
 export function signalNumber(signal: NodeJS.Signals): number {
@@ -141,6 +147,7 @@ class Capture {
     const { req, piped } = this;
     for (const s of this.forwarded) process.on(s, this.onSignal);
     process.on('SIGQUIT', this.onQuit);
+    for (const s of PASSED_SIGNALS) process.on(s, this.onPassed);
     if (req.file === '') {
       // What a shell says for an empty command name (spawn would throw ERR_INVALID_ARG_VALUE).
       this.closePipe();
@@ -221,6 +228,16 @@ class Capture {
     if (this.child?.pid !== undefined && !this.exited && !inTerminalForeground()) this.stopper.quit();
   };
 
+  private readonly onPassed = (signal: NodeJS.Signals): void => {
+    const pid = this.child?.pid;
+    if (pid === undefined || this.exited) return;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* gone meanwhile */
+    }
+  };
+
   private finish(spawnError?: NodeJS.ErrnoException): void {
     if (this.settled) return;
     // Told to stop (a signal, the timeout): the command has gone, but what it started gets
@@ -245,6 +262,7 @@ class Capture {
     this.stopRelay();
     for (const s of this.forwarded) process.off(s, this.onSignal);
     process.off('SIGQUIT', this.onQuit);
+    for (const s of PASSED_SIGNALS) process.off(s, this.onPassed);
     stopper.clear();
     clearTimeout(this.timeoutTimer);
     clearTimeout(this.drainTimer);

@@ -60,6 +60,9 @@ interface Run {
   exited: Promise<void>;
 }
 
+/** Longest argument Linux passes to a program (MAX_ARG_STRLEN, its NUL included). */
+const MAX_ARG_BYTES = 128 * 1024;
+
 export class McpRuns {
   /** Runs whose request has not been answered yet: stopped when the client goes. */
   private readonly pending = new Set<Run>();
@@ -72,6 +75,12 @@ export class McpRuns {
     if (o.command.includes('\0'))
       throw new CtxwrapError(
         'command holds a NUL byte, which no shell command can; send the command as text',
+      );
+    // It reaches the shell as one argument, which Linux caps at 128 KiB (MAX_ARG_STRLEN).
+    const bytes = Buffer.byteLength(o.command);
+    if (bytes >= MAX_ARG_BYTES)
+      throw new CtxwrapError(
+        `the command is ${formatBytes(bytes)} long; a shell takes a command line of at most 128 KiB (one argument): write it to a script file and run that`,
       );
     // Where nothing can be stored, the child passes the output through: it is summarised here
     // (bounded, cleaned, masked) as it streams, never handed back raw.

@@ -34,6 +34,7 @@ import { stateOf } from '../store/registry.js';
 import { openStoredOutput, type ResultMeta, readMeta } from '../store/results.js';
 import { openRunDir } from '../store/run-dir.js';
 import { cleanLine } from '../summary/clean.js';
+import { lineAfter, lineBefore } from '../summary/neighbours.js';
 import { cutLine, inert } from '../summary/render.js';
 import { storageCut, storageCutText } from './describe-result.js';
 
@@ -167,7 +168,14 @@ function select(
       return out.add(line, bytes, match, (width) => utf8Prefix(bytes, width), length);
     }
     const wide = Math.max(cap, WIDE);
-    const mask = (t: string) => shield(line, t);
+    // The lines before and after, where at hand, for a secret cut over two lines; a long line
+    // shows two ends: the first is the line's start, the second its end.
+    const long = lineEndAt !== undefined || end - start > wholeBytes(wide);
+    const before = () => lineBefore(buf, start);
+    const after = () => lineAfter(buf, end);
+    let part = 0;
+    const mask = (t: string) =>
+      shield(line, t, !long ? { before, after } : part++ === 0 ? { before } : { after });
     const half = wholeBytes(wide) / 2;
     const shown: ShownLine =
       lineEndAt === undefined
@@ -219,7 +227,7 @@ function grepPlan(spec: GrepRequest, meta: ResultMeta, opts: ReadOptions): GrepP
   const plan = planGrep(spec);
   if (opts.raw || opts.redact === false) return plan;
   const shield = shieldFor(meta.keyRanges, true);
-  return { ...plan, mask: (line, text) => shield(line ?? 0, text) };
+  return { ...plan, mask: (line, text, around) => shield(line ?? 0, text, around) };
 }
 
 /** The line count in the metadata, when it describes the file as it is now. */

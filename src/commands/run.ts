@@ -11,6 +11,7 @@ import {
   type CaptureOutput,
   type CaptureResult,
   capture,
+  PASSED_SIGNALS,
   type StdinRelay,
   signalNumber,
 } from '../capture/spawn.js';
@@ -281,6 +282,8 @@ function latchSignals(): SignalLatch {
     for (const fn of listeners) fn(signal);
   };
   for (const signal of HELD_SIGNALS) process.on(signal, on);
+  // Never fatal to ctxwrap; capture passes them on to the command while it runs.
+  for (const signal of PASSED_SIGNALS) process.on(signal, ignore);
   return {
     get first() {
       return first;
@@ -291,9 +294,12 @@ function latchSignals(): SignalLatch {
     },
     release() {
       for (const signal of HELD_SIGNALS) process.off(signal, on);
+      for (const signal of PASSED_SIGNALS) process.off(signal, ignore);
     },
   };
 }
+
+const ignore = () => {};
 
 /** SIGQUIT too: it never kills ctxwrap (see capture, which passes it on to the command). */
 const HELD_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];

@@ -12,7 +12,9 @@
  * shows is missed; patterns with lookaround are tested line by line.
  */
 import { visible } from '../controls.js';
+import type { Around } from '../shield.js';
 import { cleanLine } from '../summary/clean.js';
+import { lineAfter, lineBefore } from '../summary/neighbours.js';
 import { countNewlines, lowerCopy, mayHideLiteral, needsCleaning } from './bytes.js';
 import { type Block, BlockReader, lastLineOf, lineEnd, type ReaderOptions } from './line-reader.js';
 import type { GrepRequest } from './parse-line-spec.js';
@@ -34,7 +36,7 @@ export interface GrepPlan {
    * What is shown of a cleaned line (credentials masked), given its number when known: a line
    * matches only when what is shown matches, so a masked secret cannot be found piece by piece.
    */
-  mask?: (line: number | undefined, text: string) => string;
+  mask?: (line: number | undefined, text: string, around?: Around) => string;
 }
 
 /** Literals shorter than this find too many candidates to pay for themselves. */
@@ -137,6 +139,9 @@ class GrepScan {
   private line = 1;
   /** Byte position of line `lastShown + 1` when it is in this block, else -1. */
   private nextPos = -1;
+  /** The end of the line last tested in this block (-1: none) and its text. */
+  private testedEnd = -1;
+  private testedText = '';
 
   constructor(
     private readonly plan: GrepPlan,
@@ -152,6 +157,7 @@ class GrepScan {
     this.line = block.line;
     this.nextPos = this.lastShown === block.line - 1 ? 0 : -1;
     this.cut = block.cut;
+    this.testedEnd = -1;
     // A block that goes on with a line already matched (in any earlier piece of it) skips it.
     this.skipFirst = block.continued && (this.matchedAtCut || this.skipFirst);
     this.matchedAtCut = false;
@@ -253,7 +259,16 @@ class GrepScan {
 
   private matches(start: number, end: number, line: number | undefined): boolean {
     const { mask } = this.plan;
-    if (mask) return this.plan.line.test(mask(line, cleanLine(this.buf.toString('utf8', start, end))));
+    if (mask) {
+      // With its neighbours, where in this block: a secret may be cut over two lines (the line
+      // tested just before is not decoded again).
+      const buf = this.buf;
+      const [testedEnd, testedText] = [this.testedEnd, this.testedText];
+      const before = () => (testedEnd === start - 1 ? testedText : lineBefore(buf, start));
+      const text = cleanLine(buf.toString('utf8', start, end));
+      [this.testedEnd, this.testedText] = [end, text];
+      return this.plan.line.test(mask(line, text, { before, after: () => lineAfter(buf, end) }));
+    }
     if (this.plan.plain && !needsCleaning(this.buf, start, end)) return true;
     return this.plan.line.test(cleanLine(this.buf.toString('utf8', start, end)));
   }

@@ -5,7 +5,7 @@
 import type { Entry } from '../store/registry.js';
 import { cleanLine } from '../summary/clean.js';
 import { snippetRange } from './chunk.js';
-import { type Piece, readAround, withFile } from './lines.js';
+import { lineEdges, type Piece, readAround, withFile } from './lines.js';
 import type { Word } from './rank.js';
 import { recordHeader } from './record.js';
 import {
@@ -227,7 +227,20 @@ function hitOf(
     }
   }
   const outside = header && header.n < lines[0]!.n ? { header } : {};
-  return { ...base, first: lines[0]!.n, last: lines[lines.length - 1]!.n, lines, ...outside };
+  let edges: Hit['edges'];
+  try {
+    edges = withFile(s.path, (fd) => lineEdges(fd, pieces[a]!, pieces[b]!));
+  } catch {
+    /* removed meanwhile: no edges */
+  }
+  return {
+    ...base,
+    first: lines[0]!.n,
+    last: lines[lines.length - 1]!.n,
+    lines,
+    ...outside,
+    ...(edges ? { edges } : {}),
+  };
 }
 
 /**
@@ -242,8 +255,29 @@ function finished(hit: Hit, opts: SearchOptions, words: Word[]): Hit | undefined
     const lower = cleanLine(text).toLowerCase();
     return words.some((w) => lower.includes(w.label) || [...(w.near ?? [])].some((n) => lower.includes(n)));
   };
-  const lines = hit.lines.map((l) => {
-    const text = shield(l.n, l.text);
+  const lines = hit.lines.map((l, i) => {
+    // Its neighbours, for a secret cut over two lines: the lines shown, or the edges read.
+    const prev = hit.lines[i - 1];
+    const next = hit.lines[i + 1];
+    const around = {
+      before: () =>
+        l.before !== 0
+          ? undefined
+          : prev
+            ? prev.n === l.n - 1 && prev.after === 0
+              ? prev.text
+              : undefined
+            : hit.edges?.before,
+      after: () =>
+        l.after !== 0
+          ? undefined
+          : next
+            ? next.n === l.n + 1 && next.before === 0
+              ? next.text
+              : undefined
+            : hit.edges?.after,
+    };
+    const text = shield(l.n, l.text, around);
     return text === l.text ? { ...l, text } : { ...l, text, match: l.match && visible(text) };
   });
   if (hit.lines.length > 0 && !lines.some((l) => l.match)) return undefined;

@@ -6,6 +6,7 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
+import { BEFORE_BYTES, lineAfter, lineBefore, NEIGHBOUR_BYTES } from '../summary/neighbours.js';
 
 /** Bytes read on each side of a match. */
 const AROUND = 8 * 1024;
@@ -134,4 +135,25 @@ export function withFile<T>(path: string, f: (fd: number) => T): T {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The end of the line before `first` and the start of the line after `last` (pieces read whole
+ * at that side), cleaned: the shield needs them for a secret cut over two lines.
+ */
+export function lineEdges(fd: number, first: Piece, last: Piece): { before?: string; after?: string } {
+  const out: { before?: string; after?: string } = {};
+  if (first.before === 0 && first.start > 0) {
+    const buf = read(fd, Math.max(0, first.start - BEFORE_BYTES - 1), first.start);
+    const text = lineBefore(buf, buf.length);
+    if (text !== undefined) out.before = text;
+  }
+  if (last.after === 0) {
+    // The decoded text is never shorter in UTF-8 than the bytes it came from.
+    const buf = read(fd, last.start, last.start + Buffer.byteLength(last.text) + 1 + NEIGHBOUR_BYTES);
+    const nl = buf.indexOf(10);
+    const text = nl === -1 ? undefined : lineAfter(buf, nl);
+    if (text !== undefined) out.after = text;
+  }
+  return out;
 }

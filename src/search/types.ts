@@ -1,4 +1,5 @@
 /** The shapes search's modules share: hits, outcomes, options, sources and candidate windows. */
+import type { Shield } from '../shield.js';
 import type { Entry } from '../store/registry.js';
 import type { Anchor, Piece } from './lines.js';
 import type { Scanned } from './scan.js';
@@ -34,6 +35,8 @@ export interface Hit {
   header?: { n: number; text: string };
   /** Runs of the same command whose output holds the same lines (this hit shows the newest). */
   runs: number;
+  /** The line before the first shown and after the last (for the shield: see lineEdges). */
+  edges?: { before?: string; after?: string };
 }
 
 export interface Outcome {
@@ -58,7 +61,7 @@ export interface SearchOptions {
   /** A result's note (searched, and shown on its hits). */
   noteOf: (entry: Entry) => string | undefined;
   /** Masks a line about to be shown (credentials); gets the result, the line number, the text. */
-  shield: (entry: Entry) => (line: number, text: string) => string;
+  shield: (entry: Entry) => Shield;
   /** How outputs are scanned: by spawned grep processes (default, JS when grep fails) or in JS. */
   scan?: 'grep' | 'js';
   /** How a result's command is named (hits of re-runs of one command collapse). */

@@ -36,6 +36,9 @@ export interface Candidate extends NumberedLine {
   owner?: NumberedLine;
   /** True when the line's text was not in the previous run's output. */
   isNew: boolean;
+  /** The end of the line before and the start of the line after, kept when a secret may span them. */
+  before?: string;
+  after?: string;
 }
 
 /** A line too long to be held whole: its start, its end and its length. */

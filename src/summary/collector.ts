@@ -33,6 +33,7 @@ import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
 import { HugeLine, LongLines } from './long-line.js';
+import { BEFORE_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
 import { BinarySniffer, copyOf } from './sniff.js';
@@ -101,6 +102,7 @@ export class Collector {
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
   private readonly runs: RunFollower;
+  private readonly neighbours: Neighbours;
 
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
@@ -110,6 +112,7 @@ export class Collector {
     this.memory = new RunMemory(options.previous);
     this.runs = new RunFollower(this.keepBytes);
     this.head = new HeadBytes(this.keepBytes);
+    this.neighbours = new Neighbours(this.keepBytes);
   }
 
   /** Feeds the next bytes of the output. */
@@ -252,7 +255,7 @@ export class Collector {
       if (e === -1) e = buf.length;
       if (offset + s >= HASH_ALL_BYTES) {
         // Lines the guard matched were hashed while streaming; the others are hashed now.
-        if (!this.scan.lineMatches(buf, s, e)) this.hashPlain(buf, s, e, line);
+        if (!this.scan.lineMatches(buf, s, e)) this.hashPlain(buf, s, e, line, false);
       }
       if (!longLines.has(line)) out.push({ line, text: cleanLine(buf.toString('utf8', s, e)) });
     });
@@ -300,6 +303,7 @@ export class Collector {
     const len = work.length;
     let pos = 0;
     let line = this.newlines + 1;
+    if (this.neighbours.waiting) this.neighbours.next(work, pos, line);
     if (this.pending) [pos, line] = this.attach(work, pos, line);
     while (pos < len) {
       const found = this.scan.next(work, pos, len);
@@ -311,6 +315,7 @@ export class Collector {
         this.hashPlain(work, pos, e, line);
         pos = e + 1;
         line++;
+        if (this.neighbours.waiting) this.neighbours.next(work, pos, line);
       }
       pos = at;
       line = after;
@@ -323,6 +328,7 @@ export class Collector {
       }
       pos = e + 1;
       line++;
+      if (this.neighbours.waiting) this.neighbours.next(work, pos, line);
       if (this.pending) [pos, line] = this.attach(work, pos, line);
     }
     this.newlines = line - 1;
@@ -343,13 +349,16 @@ export class Collector {
   }
 
   /** A line the guard did not match: hashed for the comparison, shown only when it is new. */
-  private hashPlain(work: Buffer, s: number, e: number, line: number): void {
+  private hashPlain(work: Buffer, s: number, e: number, line: number, streaming = true): void {
     if (!this.memory.see(work, s, e, line).isNew) return;
     this.markNew(line);
     if (this.fresh.length >= MAX_NEW) return;
     const text = cleanLine(work.toString('utf8', s, e));
     if (text.trim() === '') return;
-    this.fresh.push(candidate(text, line, template(text), 'plain', 0, false, true));
+    const c = candidate(text, line, template(text), 'plain', 0, false, true);
+    // In the tail (at the end), the bytes before `work` are not those before the line.
+    if (streaming) this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
+    this.fresh.push(c);
   }
 
   /** The deferred lines found new at the end: marked, and shown as new candidates. */
@@ -404,6 +413,7 @@ export class Collector {
     text ??= cleanLine(work.toString('utf8', s, e));
     const c = candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew);
     addContext(c, () => this.before(work, s));
+    this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
     if (own) this.fresh.push(c);
     else {
       this.groups.set(scored.key, c);
@@ -426,6 +436,7 @@ export class Collector {
         this.inlineHuge(work, at, end, n);
         at = end + 1;
         n++;
+        if (this.neighbours.waiting) this.neighbours.next(work, at, n);
         continue;
       }
       const guarded = this.scan.lineMatches(work, at, end);
@@ -442,20 +453,17 @@ export class Collector {
         p.candidate.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
+      if (this.neighbours.waiting) this.neighbours.next(work, at, n);
     }
     if (p.remaining === 0) this.pending = null;
     return [at, n];
   }
 
   /** The bytes before `work[s]`, up to LOOKBACK_BYTES, never past a long line. */
-  private before(work: Buffer, s: number): Buffer {
-    if (s >= LOOKBACK_BYTES || this.barrier > 0)
-      return work.subarray(Math.max(this.barrier, s - LOOKBACK_BYTES), s);
+  private before(work: Buffer, s: number, max = LOOKBACK_BYTES): Buffer {
+    if (s >= max || this.barrier > 0) return work.subarray(Math.max(this.barrier, s - max), s);
     const back = this.back.bytes;
-    return Buffer.concat([
-      back.subarray(Math.max(0, back.length - (LOOKBACK_BYTES - s))),
-      work.subarray(0, s),
-    ]);
+    return Buffer.concat([back.subarray(Math.max(0, back.length - (max - s))), work.subarray(0, s)]);
   }
 
   /**

@@ -63,11 +63,22 @@ export function knownLines(c: Collected, shield: Shield): Map<number, PoolLine> 
   const headLines = cleanLines(headText);
   const endsClean = c.complete || headText.endsWith('\n');
   const whole = (line: number, text: string): PoolLine => ({ line, cut: (w) => cutLine(text, w) });
+  // A line's neighbours, where held, for a secret cut over two lines (see shield.ts).
+  const tail = new Map(c.tail.map((t) => [t.line, t.text]));
+  const headAt = (n: number) =>
+    n < headLines.length || (n === headLines.length && endsClean) ? headLines[n - 1] : undefined;
   headLines.forEach((text, i) => {
     const last = i === headLines.length - 1;
-    if (!last || endsClean) known.set(i + 1, whole(i + 1, shield(i + 1, text)));
+    const after = () => (last ? tail.get(i + 2) : headLines[i + 1]);
+    if (!last || endsClean) known.set(i + 1, whole(i + 1, shield(i + 1, text, { after })));
   });
-  for (const t of c.tail) known.set(t.line, whole(t.line, shield(t.line, t.text)));
+  for (const t of c.tail) {
+    const around = {
+      before: () => tail.get(t.line - 1) ?? headAt(t.line - 1),
+      after: () => tail.get(t.line + 1),
+    };
+    known.set(t.line, whole(t.line, shield(t.line, t.text, around)));
+  }
   for (const l of c.longLines.values()) {
     const [start, end] = [shield(l.line, l.start), shield(l.line, l.end)];
     known.set(l.line, { line: l.line, cut: (width) => cutEdges(start, end, l.chars, width) });

@@ -141,7 +141,7 @@ function verbatim(c: Collected, facts: RunFacts, shield: Shield): Summary {
   }
   const out: SummaryLine[] = lines.map((text, i) => ({
     role: 'output',
-    text: inert(shield(i + 1, text)),
+    text: inert(shield(i + 1, text, { after: () => lines[i + 1] })),
     line: i + 1,
   }));
   if (stats) out.push(stats);

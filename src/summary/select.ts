@@ -270,8 +270,8 @@ function middleUnits(
   const units: Pending[] = [];
   for (const cand of c.candidates) {
     if (held.has(cand.line)) continue;
-    const line = (l: NumberedLine, role: Role, isNew = false) => {
-      const shown = shield(l.line, l.text);
+    const line = (l: NumberedLine & { before?: string; after?: string }, role: Role, isNew = false) => {
+      const shown = shield(l.line, l.text, { before: () => l.before, after: () => l.after });
       return entry(l.line, cutAround(shown, cap, errorWordAt(shown)), role, isNew);
     };
     // A passing test is never news.

@@ -94,3 +94,32 @@ describe('Ctrl-\\ (SIGQUIT), not at a terminal', () => {
     expect(storedMeta(runDir, onlyId(runDir))).toMatchObject({ state: 'complete', exitCode: 4 });
   });
 });
+
+// Adversarial round (issue 20, beyond its list): SIGUSR2 and SIGALRM killed ctxwrap outright
+// (their default action), leaving the result `incomplete` and the command running on; SIGUSR1
+// opened node's inspector on port 9229 and printed "Debugger listening" into the output.
+describe('SIGUSR1, SIGUSR2, SIGALRM to ctxwrap', () => {
+  it.each(['SIGUSR1', 'SIGUSR2', 'SIGALRM'] as const)(
+    '%s is passed on to the command, which handles it; ctxwrap waits and stores what it printed',
+    async (signal) => {
+      const runDir = tempDir();
+      const name = signal.slice(3);
+      // Ends by itself after 10 s when the signal never comes (no process left behind).
+      const line = `trap 'echo "got ${name}"; exit 5' ${name}; echo ready; i=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; exit 9`;
+      const child = ctxwrap(['-c', line], { runDir });
+      await waitFor(() => {
+        try {
+          return storedOutput(runDir, onlyId(runDir)).toString().includes('ready');
+        } catch {
+          return false;
+        }
+      });
+      process.kill(child.pid as number, signal);
+      const r = await child;
+      expect([r.exitCode, r.signal]).toEqual([5, undefined]);
+      expect(String(r.stderr)).not.toMatch(/Debugger|inspector/);
+      expect(storedOutput(runDir, onlyId(runDir)).toString()).toBe(`ready\ngot ${name}\n`);
+      expect(storedMeta(runDir, onlyId(runDir))).toMatchObject({ state: 'complete', exitCode: 5 });
+    },
+  );
+});

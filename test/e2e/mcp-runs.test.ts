@@ -208,6 +208,18 @@ await client.callTool({ name: 'run', arguments: { command: ${JSON.stringify(slee
     expect(textOf(usage)).toMatch(/^ctxwrap: /);
   });
 
+  // Adversarial round (issue 20, beyond its list): a command line of 128 KiB or more came back
+  // as node's `spawn E2BIG`.
+  it('answers a command too long for one argument in ctxwrap words', async () => {
+    const { client } = await connect(dir());
+    const long = await client.callTool({
+      name: 'run',
+      arguments: { command: `echo ${'a'.repeat(200_000)}` },
+    });
+    expect(long.isError).toBe(true);
+    expect(textOf(long)).toMatch(/^ctxwrap: the command is 200 kB long; .*script/);
+  });
+
   it('answers a line that is not JSON, or not JSON-RPC, with a JSON-RPC error (issue 20)', async () => {
     const server = spawn('node', [BIN, 'mcp'], {
       env: cleanEnv(join(dir(), 'run')),
