@@ -252,10 +252,15 @@ function singleHeld(
   // The line with its block, and, when that does not fit, the line alone.
   const length = entries.reduce((n, e) => n + entryCost(e), 0);
   return [
-    noted(pending(h, entries, h.worth - length / 400, decay)),
-    noted(pending(h, [main], h.worth - 0.5, decay)),
+    noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)),
+    noted(pending(h, [main], h.worth - ALONE_COST, decay)),
   ];
 }
+
+/** Worth lost per character of a block: its lines are what say why, worth their bytes. */
+const BLOCK_COST = 400;
+/** Worth lost by a salient line shown without its block (only when the block does not fit). */
+const ALONE_COST = 0.5;
 
 /** The salient and new lines of the middle (not held), with their context. */
 function middleUnits(
