@@ -63,6 +63,12 @@ describe('scoreLine', () => {
     expect(scoreLine('[DEBUG] error handler registered').score).toBeLessThan(scoreLine('[ERROR] boom').score);
   });
 
+  it("reads a TAP tally with the spaces a runner aligns it with as a count ('# fail  3')", () => {
+    expect(scoreLine('# fail  3')).toEqual({ kind: 'count', score: 13 });
+    expect(scoreLine('# pass  1042')).toEqual({ kind: 'count', score: 10 });
+    expect(scoreLine('# fail  0').score).toBeLessThan(scoreLine('# fail  3').score);
+  });
+
   it('counts command-line hints', () => {
     expect(scoreLine('Setting up inkscape (1.2.2-2)', ['inkscape']).kind).toBe('hint');
     expect(scoreLine('Setting up inkscape (1.2.2-2)').score).toBe(0);
