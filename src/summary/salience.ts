@@ -131,6 +131,7 @@ const LOCATED_ERROR =
 // file names errors.c, package names liberror-perl, identifiers on_error).
 const ERROR_WORD =
   /(?<![-/._])\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined reference|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|invalid|missing|violation|definitely lost|leak(?:ed|s)?)\b(?![-/._]\w)|✖|✗|✘|✕/i;
+const STATUS_MARK = /(?<![-/._])\b(?:FAILED|FAILURE|FAIL|ERROR|FATAL|PANIC)\b(?![-/._]\w)/;
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
 const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\b/i;
 const COUNT_LINE =
@@ -179,7 +180,9 @@ export function scoreLine(line: string, hints: readonly string[] = []): Salience
     score = 4;
   } else if (ERROR_WORD.test(line)) {
     kind = 'error';
-    score = 4;
+    // A status word in capitals is a tool's mark (`test_x (FAILED - 1)`, `[gw0] [ 55%] FAILED
+    // tests/x.py::t`), not prose: more than an error word in a sentence or a name.
+    score = STATUS_MARK.test(line) ? 8 : 4;
     weak = true;
   } else if (DETAIL.test(line)) {
     kind = 'error';
