@@ -4,6 +4,7 @@
  * project's own files, the line naming the cause), and its parent header (the nearest
  * less-indented line above: the file a linter's finding belongs to, the test a failure is in).
  */
+import { isLocation } from './salience.js';
 import { isOwnLocation } from './worth.js';
 
 /** Reads a held line's text by number; undefined when the line is not held. */
@@ -62,7 +63,11 @@ export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boole
   return picked;
 }
 
-/** The nearest less-indented non-empty line above an indented line `n`, if held. */
+/**
+ * The nearest less-indented non-empty line above an indented line `n`, if held. Across one blank
+ * line only a title that stands alone and names a location (`src/a.js:3:1 lint/rule ━━━` above
+ * `  × message`).
+ */
 export function parentOf(at: LineAt, n: number): number | undefined {
   const text = at(n);
   if (text === undefined) return undefined;
@@ -71,10 +76,37 @@ export function parentOf(at: LineAt, n: number): number | undefined {
   for (let k = n - 1; k >= Math.max(1, n - PARENT_SPAN); k--) {
     const above = at(k);
     if (above === undefined) return undefined;
-    // A parent is in the same paragraph: a blank line ends the search.
-    if (blank(above)) return undefined;
+    // A parent is in the same paragraph: a blank line ends the search, but for a lone title.
+    if (blank(above)) return k === n - 1 ? title(at, k - 1, indent) : undefined;
     // A rule of dashes or box characters is no header: the line above it may be.
-    if (!blank(above) && indentOf(above) < indent && /[A-Za-z]{2}/.test(above)) return k;
+    if (indentOf(above) < indent && /[A-Za-z]{2}/.test(above)) return k;
   }
   return undefined;
+}
+
+/** Line `k` when it is a one-line paragraph less indented than `indent` that names a location. */
+function title(at: LineAt, k: number, indent: number): number | undefined {
+  const text = at(k);
+  const before = at(k - 1);
+  if (text === undefined || blank(text) || indentOf(text) >= indent || !isLocation(text)) return undefined;
+  return k === 1 || (before !== undefined && blank(before)) ? k : undefined;
+}
+
+/**
+ * The parent headers of line `n`: its parent, and the first line of the parent's paragraph when
+ * that is at most two lines above it and no deeper (`In src/x.sh line 41:` above the code line a
+ * finding points at).
+ */
+export function parentsOf(at: LineAt, n: number): number[] {
+  const parent = parentOf(at, n);
+  if (parent === undefined) return [];
+  const indent = indentOf(at(parent) ?? '');
+  for (let k = parent - 1; k >= Math.max(1, parent - 2); k--) {
+    const above = at(k);
+    if (above === undefined || blank(above) || indentOf(above) > indent) return [parent];
+    const before = at(k - 1);
+    if (k === 1 || (before !== undefined && blank(before)))
+      return /[A-Za-z]{2}/.test(above) ? [k, parent] : [parent];
+  }
+  return [parent];
 }

@@ -131,14 +131,15 @@ const LOCATED_ERROR =
 // file names errors.c, package names liberror-perl, identifiers on_error).
 const ERROR_WORD =
   /(?<![-/._])\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined reference|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|invalid|missing|violation|definitely lost|leak(?:ed|s)?)\b(?![-/._]\w)|✖|✗|✘|✕/i;
+const STATUS_MARK = /(?<![-/._])\b(?:FAILED|FAILURE|FAIL|ERROR|FATAL|PANIC)\b(?![-/._]\w)/;
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
 const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\b/i;
 const COUNT_LINE =
-  /(?<![\d:.]\s*|[,/])\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites) \d/i;
+  /(?<![\d:.]\s*|[,/])\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites)\s+\d/i;
 const FAILING_COUNT =
-  /[1-9][\d,]*\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail [1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
+  /[1-9][\d,]*\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
-  /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^# fail 0\b|\bno (?:errors?|failures?|problems?)\b/i;
+  /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^# fail\s+0\b|\bno (?:errors?|failures?|problems?)\b/i;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
 /** Details that explain a failure: an assertion's expected and received values. */
 const DETAIL =
@@ -179,7 +180,9 @@ export function scoreLine(line: string, hints: readonly string[] = []): Salience
     score = 4;
   } else if (ERROR_WORD.test(line)) {
     kind = 'error';
-    score = 4;
+    // A status word in capitals is a tool's mark (`test_x (FAILED - 1)`, `[gw0] [ 55%] FAILED
+    // tests/x.py::t`), not prose: more than an error word in a sentence or a name.
+    score = STATUS_MARK.test(line) ? 8 : 4;
     weak = true;
   } else if (DETAIL.test(line)) {
     kind = 'error';

@@ -8,7 +8,7 @@
  */
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
-import { blockOf, parentOf } from './blocks.js';
+import { blockOf, parentsOf } from './blocks.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { cutAround, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
@@ -234,9 +234,11 @@ function singleHeld(
     h.sev > 0 && span && span.count >= 3 ? likeThis(span.count, span.first, span.last, h.line) : '';
   main.text += note;
   const entries: Entry[] = [main];
+  // A parent says where: an error's always, a lesser line's when the parent names a place.
+  const parents = h.sev > 0 ? parentsOf(textAt, h.line) : [];
+  if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
+    for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   if (h.sev >= 6) {
-    const parent = parentOf(textAt, h.line);
-    if (parent !== undefined) entries.unshift(entry(parent, textAt(parent) ?? '', 'salient'));
     // The next header: an error as severe that names a place of its own, or that starts as this
     // one does (the next failure); an error message under a failure's title is its block.
     const first = shape(h.text, 1);
@@ -252,10 +254,18 @@ function singleHeld(
   // The line with its block, and, when that does not fit, the line alone.
   const length = entries.reduce((n, e) => n + entryCost(e), 0);
   return [
-    noted(pending(h, entries, h.worth - length / 400, decay)),
-    noted(pending(h, [main], h.worth - 0.5, decay)),
+    noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)),
+    noted(pending(h, [main], h.worth - ALONE_COST, decay)),
   ];
 }
+
+/** A location, or a line number in words (`In src/run.sh line 41:`). */
+const namesPlace = (text: string) => isLocation(text) || /\bline \d+\b/i.test(text);
+
+/** Worth lost per character of a block: its lines are what say why, worth their bytes. */
+const BLOCK_COST = 400;
+/** Worth lost by a salient line shown without its block (only when the block does not fit). */
+const ALONE_COST = 0.5;
 
 /** The salient and new lines of the middle (not held), with their context. */
 function middleUnits(

@@ -55,7 +55,10 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
     const first = fresh[0];
     // A marker for lines whose first is not shown would describe an omitted line.
     const orphan = first?.role === 'meta' && !shown.has((first.from ?? first.line) - 1);
-    if (!first || orphan || texts.get(unit.key)?.has(unit.main)) {
+    // A unit whose main line is shown already brings the rest of its block (the line came alone
+    // first); another line of the same text says nothing.
+    const extending = shown.has(unit.line);
+    if (!first || orphan || (!extending && texts.get(unit.key)?.has(unit.main))) {
       requeue();
       continue;
     }

@@ -63,6 +63,21 @@ describe('scoreLine', () => {
     expect(scoreLine('[DEBUG] error handler registered').score).toBeLessThan(scoreLine('[ERROR] boom').score);
   });
 
+  it("reads a TAP tally with the spaces a runner aligns it with as a count ('# fail  3')", () => {
+    expect(scoreLine('# fail  3')).toEqual({ kind: 'count', score: 13 });
+    expect(scoreLine('# pass  1042')).toEqual({ kind: 'count', score: 10 });
+    expect(scoreLine('# fail  0').score).toBeLessThan(scoreLine('# fail  3').score);
+  });
+
+  it('reads a status word in capitals inside a line as a mark, above an error word in prose', () => {
+    const mark = scoreLine('[gw0] [ 55%] FAILED tests/test_more.py::DivideTest::test_basic');
+    const prose = scoreLine('      should not raise an error for a valid port');
+    expect(mark.score).toBeGreaterThan(prose.score);
+    expect(scoreLine("    should have an origin of 'x' (FAILED - 1)").score).toBeGreaterThan(prose.score);
+    // A file or flag named so is no mark.
+    expect(scoreLine('  see docs/FAILED-builds.md for how to fail over').score).toBe(prose.score);
+  });
+
   it('counts command-line hints', () => {
     expect(scoreLine('Setting up inkscape (1.2.2-2)', ['inkscape']).kind).toBe('hint');
     expect(scoreLine('Setting up inkscape (1.2.2-2)').score).toBe(0);

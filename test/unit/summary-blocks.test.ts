@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parentOf } from '../../src/summary/blocks.js';
+import { parentOf, parentsOf } from '../../src/summary/blocks.js';
 import { cutAround } from '../../src/summary/lines.js';
 import { errorWordAt, scoreLine } from '../../src/summary/salience.js';
 import { summarize } from '../../src/summary/summarize.js';
@@ -17,6 +17,60 @@ describe('blocks', () => {
     const lines = ['Received: "x"', '', '⎯⎯⎯ [1/9] ⎯⎯⎯', '', ' FAIL  test/a.test.ts > a > fails'];
     expect(parentOf((n) => lines[n - 1], 5)).toBeUndefined();
     expect(parentOf((n) => ['src/a.js', '  3:1  error  x'][n - 1], 2)).toBe(1);
+  });
+
+  it("takes a lone title that names a location across one blank line, and a short paragraph's head", () => {
+    const biome = [
+      '',
+      'lib/a.js:293:32 lint/correctness/useValidTypeof ━━━━',
+      '',
+      '  × "sting" is not valid.',
+    ];
+    expect(parentOf((n) => biome[n - 1], 4)).toBe(2);
+    // Not a title: it names no place, or it is not alone in its paragraph.
+    expect(parentOf((n) => ['', 'Summary of things', '', '  × x'][n - 1], 4)).toBeUndefined();
+    expect(parentOf((n) => ['see src/b.js:3:1', 'lib/a.js:2:1 rule', '', '  × x'][n - 1], 4)).toBeUndefined();
+    const sh = [
+      '',
+      'In libexec/run line 41:',
+      'while [[ $# > 0 ]]',
+      '            ^-- SC2071 (error): > is for strings.',
+    ];
+    expect(parentsOf((n) => sh[n - 1], 4)).toEqual([2, 3]);
+  });
+
+  it("shows a shell linter's finding with the file and line it is in", () => {
+    const para = (i: number, file: string, code: string, finding: string) => [
+      `In ${file} line ${i}:`,
+      code,
+      `     ^-- ${finding}`,
+      '',
+    ];
+    const lines: string[] = [];
+    for (let i = 0; i < 60; i++)
+      lines.push(
+        ...para(
+          i + 1,
+          `libexec/tool-${i}`,
+          `echo $x${i}`,
+          'SC2086 (info): Double quote to prevent globbing.',
+        ),
+      );
+    lines.push(
+      ...para(41, 'libexec/run-local', 'while [[ $# > 0 ]]', 'SC2071 (error): > is for string comparisons.'),
+    );
+    for (let i = 60; i < 120; i++)
+      lines.push(
+        ...para(
+          i + 1,
+          `libexec/tool-${i}`,
+          `echo $x${i}`,
+          'SC2086 (info): Double quote to prevent globbing.',
+        ),
+      );
+    const out = summarize(lines.join('\n'), { id: 'u', path: 'p', exitCode: 1, durationMs: 1 });
+    expect(out).toContain('In libexec/run-local line 41:');
+    expect(out).toContain('SC2071 (error)');
   });
 
   it("shows a failure's message, its values, the line its code frame points at and its location", () => {

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { Entry } from '../../src/summary/assemble.js';
+import { type Pending, spend } from '../../src/summary/spend.js';
+
+const line = (n: number, text: string): Entry => ({ line: n, text, role: 'salient' });
+
+/** A unit as select.ts makes them: one template, its main line's text, a score. */
+const unit = (entries: Entry[], score: number, key = 't1'): Pending => ({
+  entries,
+  score,
+  line: entries[0]?.line ?? 0,
+  key,
+  bonus: 0,
+  main: entries[0]?.text ?? '',
+  decay: 0.7,
+});
+
+describe('spending the room', () => {
+  it('brings the rest of a block when its line came alone first', () => {
+    // The line alone is worth a little more than with its block (the block costs bytes): once
+    // it is shown, the block's variant still brings the lines that say why.
+    const header = line(10, "thread 'main' panicked at src/lib.rs:42:5:");
+    const message = line(11, 'called `Option::unwrap()` on a `None` value');
+    const units = [unit([header], 10), unit([header, message], 9.6), unit([line(50, 'other')], 3, 't2')];
+    const shown = spend(units, 2000, 100).map((e) => e.text);
+    expect(shown.some((t) => t.includes('called `Option::unwrap()`'))).toBe(true);
+    expect(shown.some((t) => t.includes('other'))).toBe(true);
+  });
+});
