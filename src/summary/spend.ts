@@ -105,11 +105,16 @@ function queues(units: Pending[]): Slot[] {
   }
   const slots: Slot[] = [];
   for (const list of byGroup.values()) {
-    list.sort((x, y) => y.score - x.score || x.line - y.line);
+    // Within a template, of members worth about as much, the shorter says as much for less.
+    const rank = (u: Pending) => u.score - u.main.length / MEMBER_COST;
+    list.sort((x, y) => rank(y) - rank(x) || x.line - y.line);
     slots.push({ q: { units: list, next: 0 }, s: (list[0] as Pending).score, k: 0 });
   }
   return slots;
 }
+
+/** Worth lost per character by a member of a template against the others (see queues). */
+const MEMBER_COST = 1000;
 
 /** A unit worth less than this says nothing worth its bytes: the rest of the room stays empty. */
 const MIN_WORTH = 0.05;

@@ -27,3 +27,18 @@ describe('spending the room', () => {
     expect(shown.some((t) => t.includes('other'))).toBe(true);
   });
 });
+
+describe('members of a template', () => {
+  it('of members worth about as much, shows the shorter first', () => {
+    const long = line(
+      1,
+      "src/a.ts(9,1): error TS2345: Argument of type 'Record<string, T[]> | undefined' is not assignable",
+    );
+    const short = line(2, "src/b.ts(1,1): error TS2345: Argument of type 'number' is not assignable");
+    // The longer line is worth a hair more (a position nearer an end): both say as much, and
+    // the room holds one of them.
+    const units = [unit([long], 10.02), unit([short], 10.0)];
+    const shown = spend(units, 150, 2).map((e) => e.text);
+    expect(shown.some((t) => t.includes("'number'"))).toBe(true);
+  });
+});
