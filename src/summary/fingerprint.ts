@@ -9,6 +9,8 @@ import { keptText, TEXTS_MAX } from './gone.js';
 export interface Fingerprint {
   /** Hashes of distinct exact lines. */
   exact: number[];
+  /** How many lines had each exact hash that more than one line had (absent: one each). */
+  exactCounts?: [number, number][];
   /** Hashes above this one were not kept (0xffffffff: every line was kept). */
   exactMax: number;
   /** Hashes of number-masked lines with how many lines had each. */
@@ -65,10 +67,7 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
   if (!Number.isInteger(exactMax) || !Number.isInteger(digitsMax)) return undefined;
   const exact: number[] = [];
   for (let i = 0; i + 8 <= v.e.length; i += 8) exact.push(Number.parseInt(v.e.slice(i, i + 8), 16));
-  const digits = (v.d as unknown[]).filter(
-    (p): p is [number, number] =>
-      Array.isArray(p) && p.length === 2 && Number.isInteger(p[0]) && Number.isInteger(p[1]),
-  );
+  const digits = (v.d as unknown[]).filter(isCount);
   const salient = Array.isArray(v.s)
     ? (v.s as unknown[]).filter((n): n is number => Number.isInteger(n))
     : [];
@@ -81,14 +80,28 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
         .slice(0, TEXTS_MAX)
         .map(([h, t]): [number, string] => [h, keptText(t)])
     : [];
-  return { exact: exact.filter((n) => !Number.isNaN(n)), exactMax, digits, digitsMax, salient, texts };
+  const exactCounts = Array.isArray(v.ec) ? (v.ec as unknown[]).filter(isCount) : [];
+  return {
+    exact: exact.filter((n) => !Number.isNaN(n)),
+    exactCounts,
+    exactMax,
+    digits,
+    digitsMax,
+    salient,
+    texts,
+  };
 }
 
-/** The stored form: exact hashes as one hex string, masked ones as pairs. */
+function isCount(p: unknown): p is [number, number] {
+  return Array.isArray(p) && p.length === 2 && Number.isInteger(p[0]) && Number.isInteger(p[1]);
+}
+
+/** The stored form: exact hashes as one hex string (and the counts above one), masked ones as pairs. */
 export function serializeFingerprint(fp: Fingerprint): string {
   return JSON.stringify({
     v: 2,
     e: fp.exact.map((h) => h.toString(16).padStart(8, '0')).join(''),
+    ...(fp.exactCounts?.length ? { ec: fp.exactCounts } : {}),
     em: fp.exactMax,
     d: fp.digits,
     dm: fp.digitsMax,
@@ -115,7 +128,8 @@ const MAX_DEFERRED_FORMS = 2048;
  * which lines pair is known only at the end, a line of a known form but new text is deferred.
  */
 export class Comparison {
-  private readonly exact: Set<number>;
+  /** Per exact hash of the previous run: how many of its lines are not yet matched. */
+  private readonly exact: Map<number, number>;
   private readonly counts: Map<number, number>;
   /** Per number-masked form: lines that matched exactly, and the deferred ones (the last kept). */
   private readonly matched = new Map<number, number>();
@@ -126,17 +140,21 @@ export class Comparison {
   fresh = 0;
 
   constructor(private readonly previous: Fingerprint) {
-    this.exact = new Set(previous.exact);
+    this.exact = new Map(previous.exact.map((h) => [h, 1]));
+    for (const [h, n] of previous.exactCounts ?? []) if (this.exact.has(h)) this.exact.set(h, n);
     this.counts = new Map(previous.digits);
   }
 
   /**
-   * 'old' when the exact text was there (or the hashes are beyond what was kept), 'new' when
+   * 'old' when a line of the exact text was there and no earlier line took it (a multiset: one
+   * more copy of a line is not old), or when the hashes are beyond what was kept; 'new' when
    * neither the text nor its number-masked form was, 'maybe' when only the form was: then
    * `defer` it, and `resolve` says at the end.
    */
   check(exact: number, digits: number): 'old' | 'new' | 'maybe' {
-    if (this.exact.has(exact)) {
+    const left = this.exact.get(exact) ?? 0;
+    if (left > 0) {
+      this.exact.set(exact, left - 1);
       this.matched.set(digits, (this.matched.get(digits) ?? 0) + 1);
       this.common++;
       return 'old';

@@ -60,8 +60,10 @@ export class RunMemory {
 
   /** This run's lines, for comparing with a later run. */
   fingerprint(): Fingerprint {
+    const exact = this.exactSketch.entries();
     return {
-      exact: this.exactSketch.entries().map(([h]) => h),
+      exact: exact.map(([h]) => h),
+      exactCounts: exact.filter(([, n]) => n > 1),
       exactMax: this.exactSketch.max,
       digits: this.digitsSketch.entries(),
       digitsMax: this.digitsSketch.max,

@@ -148,6 +148,27 @@ describe('re-runs', () => {
     }
   });
 
+  it('marks one more copy of a line already there, word for word, new (a multiset, not a set)', () => {
+    const finding = (loc: string) => [
+      `src/models.py:${loc}:`,
+      '        D102: Missing docstring in public method',
+    ];
+    const log = (locs: string[]) =>
+      [...filler(300), ...locs.flatMap(finding), ...filler(300, 300)].join('\n');
+    const before = ['12 in `get`', '40 in `put`', '77 in `post`'];
+    const previous = fingerprintOf(log(before));
+    const out = summarize(
+      log([...before, '90 in `patch`']),
+      { ...facts, previousId: 'pydocstyle_00000001' },
+      { previous },
+    );
+    expect(out).toContain('2 new lines (marked +)');
+    expect(out).toContain('307: src/models.py:90 in `patch`:');
+    expect(out).toContain('+308:         D102: Missing docstring in public method');
+    const same = summarize(log(before), { ...facts, previousId: 'pydocstyle_00000001' }, { previous });
+    expect(same).toContain('0 new lines');
+  });
+
   it('does not call a line whose only change is a number new', () => {
     const log = (errors: number[]) => [...filler(300), ...errors.map(ts2345), ...filler(300, 300)].join('\n');
     const previous = fingerprintOf(log([10, 20, 30]));
