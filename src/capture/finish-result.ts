@@ -25,6 +25,7 @@ import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js
 import { hintWords } from '../summary/salience.js';
 import { keepBytesFor } from '../summary/summarize.js';
 import { FileFollower } from './follow-file.js';
+import { SummaryWarmer } from './warm-summary.js';
 
 /** How the run ended, as ctxwrap reports it (see describeEnding in commands/run.ts). */
 export interface Ending {
@@ -48,15 +49,22 @@ export interface ResultSummary {
   previousId?: string;
 }
 
-/** Starts the summary of a result: the collector, told about the previous run of the same command. */
-export function startSummary(dir: RunDir, meta: ResultMeta, budget: number): ResultSummary {
+/**
+ * Starts the summary of a result: the collector, told about the previous run of the same command.
+ * `live`: the output is read while the command runs (not from a finished file), so idle reads
+ * can warm the summary's code (see warm-summary.ts).
+ */
+export function startSummary(dir: RunDir, meta: ResultMeta, budget: number, live = false): ResultSummary {
   const previousId = meta.source === 'stdin' ? undefined : lastRunOf(dir, meta.cwd, meta.command);
   const previous = previousId ? readFingerprint(dir, previousId) : undefined;
-  const collector = new GuardedCollector({
-    hints: meta.source === 'shell' ? hintWords(meta.command.slice(2)) : hintWords(meta.command),
-    keepBytes: keepBytesFor(budget),
-    ...(previous ? { previous } : {}),
-  });
+  const collector = new GuardedCollector(
+    {
+      hints: meta.source === 'shell' ? hintWords(meta.command.slice(2)) : hintWords(meta.command),
+      keepBytes: keepBytesFor(budget),
+      ...(previous ? { previous } : {}),
+    },
+    live,
+  );
   return previousId ? { collector, previousId } : { collector };
 }
 
@@ -223,9 +231,11 @@ function readRest(follower: FileFollower | undefined, path: string, storeErrors:
 /** The collector, but a failure inside it costs the summary, never the run or its stored bytes. */
 class GuardedCollector {
   private collector: Collector;
+  private readonly warmer: SummaryWarmer | undefined;
   error: string | undefined;
-  constructor(options: ConstructorParameters<typeof Collector>[0]) {
+  constructor(options: ConstructorParameters<typeof Collector>[0] = {}, live = false) {
     this.collector = new Collector(options);
+    this.warmer = live ? new SummaryWarmer(options) : undefined;
   }
   get lineCount(): number {
     return this.error === undefined ? this.collector.lineCount : 0;
@@ -234,6 +244,7 @@ class GuardedCollector {
     if (this.error !== undefined) return;
     try {
       this.collector.push(chunk);
+      this.warmer?.push(chunk);
     } catch (error) {
       this.error = `internal error: ${(error as Error).message}`;
     }

@@ -101,7 +101,7 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
     storeErrors.push(reason(error));
   }
 
-  const summary = startSummary(dir, meta, opts.budget);
+  const summary = startSummary(dir, meta, opts.budget, true);
   let seen = 0;
   let partial: Buffer = Buffer.alloc(0);
   const onChunk = (chunk: Buffer) => {
