@@ -291,7 +291,11 @@ async function scanWith(
   // folded. A match in another mix of case (`eRRor`) is not a form and is dropped.
   // As UTF-8 text: spawn encodes an argument in UTF-8 (latin1 text was encoded twice, and a
   // word such as `café` was found nowhere).
-  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('utf8'))))];
+  // Longest first: ripgrep reports, of patterns matching at one place, the first given (grep
+  // the longest): `failed` before `fail`, so both report FAILED as `failed`.
+  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('utf8'))))].sort(
+    (a, b) => Buffer.byteLength(b) - Buffer.byteLength(a),
+  );
   if (names.length === 0 || patterns.length === 0) return scanned();
   // Every other output to each of two greps (outputs are named by command, and one command's
   // outputs are alike in size: halves by name would not be halves by bytes). Under 8 outputs, a

@@ -86,6 +86,20 @@ describe('the scan engines', () => {
     );
   });
 
+  it('ripgrep and grep both report the longer of two words that start alike (FAILED, not FAIL)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.txt'), 'test_range_fail FAILED\nfail\n');
+    const literals = [formsOf('fail'), formsOf('failed')];
+    const words = (s: Scanned[] | undefined) => s?.[0]!.matches.map((m) => [m.word, m.line]);
+    const byGrep = await scanWithGrep(dir, ['a.txt'], literals, GREP);
+    expect(words(byGrep)).toEqual([
+      [0, 1],
+      [1, 1],
+      [0, 2],
+    ]);
+    expect(words(await scanWithGrep(dir, ['a.txt'], literals, RG))).toEqual(words(byGrep));
+  });
+
   it('passes over an engine that cannot be started for the next, and gives up when none can', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.txt'), 'one\nan Error here\nthree error\n');
