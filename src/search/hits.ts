@@ -12,7 +12,7 @@ import {
   bits,
   type Candidate,
   type Hit,
-  type LineTerms,
+  type LineMatches,
   type Matched,
   type Outcome,
   type SearchOptions,
@@ -26,18 +26,6 @@ const LONG_LINE = 4096;
 /** Identifier-like words (digits, joiners) are more specific than plain ones, then longer ones. */
 const specific = (w: string) => (/[\d.\-_/:@#]/.test(w) ? 1000 : 0) + w.length;
 
-/** True when a line holds one of the terms that matched. */
-function lineMatches(
-  text: string,
-  terms: Set<string>,
-  near: readonly string[],
-  lineTerms: LineTerms,
-): boolean {
-  const lower = cleanLine(text).toLowerCase();
-  for (const t of terms) if (t.startsWith('~') && lower.includes(t.slice(1))) return true;
-  return lineTerms(text).some((t) => terms.has(t) || near.includes(t));
-}
-
 export function pickHits(
   sources: Source[],
   ranked: Candidate[],
@@ -46,7 +34,7 @@ export function pickHits(
   opts: SearchOptions,
   coverage: (mask: number) => number,
   full: number,
-  lineTerms: LineTerms,
+  lineMatches: LineMatches,
   groups: { of: number; toGroups: (wordMask: number) => number; rejected: Set<number> },
 ): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
   const taken = new Map<number, Set<number>>();
@@ -56,7 +44,7 @@ export function pickHits(
   // The same matching lines under the same command: one hit, however many runs hold them.
   const keyOf = (c: Candidate) =>
     `${opts.commandOf(sources[c.src]!.entry)}\n${c.pieces
-      .filter((p) => lineMatches(p.text, c.terms, near, lineTerms))
+      .filter((p) => lineMatches(p.text))
       .map((p) => cleanLine(p.text))
       .join('\n')}`;
   for (const c of ranked) {
@@ -71,13 +59,13 @@ export function pickHits(
       same.runs.add(entry);
       same.hit.runs = same.runs.size;
       if (entry.startedMs > same.hit.entry.startedMs) {
-        const newer = hitOf(sources[c.src]!, c, words, near, [], lineTerms, groups.of);
+        const newer = hitOf(sources[c.src]!, c, words, near, [], lineMatches, groups.of);
         if (newer) Object.assign(same.hit, { ...newer, runs: same.runs.size });
       }
       continue;
     }
     if (hits.length >= opts.limit) continue;
-    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineTerms, groups.of);
+    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineMatches, groups.of);
     if (!hit) continue;
     t.add(c.window).add(c.window + 1);
     taken.set(c.src, t);
@@ -107,7 +95,7 @@ function countRest(
   full: number,
   groups: { toGroups: (wordMask: number) => number; rejected: Set<number> },
 ): { more: number; moreWithAll: number } {
-  // A ranked window's words are minisearch's (near spellings included), the others the scan's.
+  // A ranked window's words are the ranking's (near spellings included), the others the scan's.
   let more = 0;
   let moreWithAll = 0;
   const rankedMask = new Map(ranked.map((c) => [windowKey(c.src, c.window), c.mask]));
@@ -168,7 +156,7 @@ function hitOf(
   words: Word[],
   near: string[],
   earlier: Hit[],
-  lineTerms: LineTerms,
+  lineMatches: LineMatches,
   of: number,
 ): Hit | undefined {
   const base = {
@@ -185,9 +173,12 @@ function hitOf(
     ],
   };
   if (c.window < 0) return { ...base, lines: [] };
-  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near, lineTerms)).map((p) => p.n);
+  const matching = c.pieces.filter((p) => lineMatches(p.text)).map((p) => p.n);
   if (matching.length === 0) return undefined;
-  const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
+  // Around the lines that make its score (the best line, a line for each other word), not every
+  // line of the window holding a query word: a hit is its line and that line's context.
+  const focus = c.focus?.filter((n) => matching.includes(n)).sort((a, b) => a - b) ?? [];
+  const range = snippetRange(focus.length > 0 ? focus : matching, Number.MAX_SAFE_INTEGER);
   const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
   let pieces: Piece[];
   const matched = new Set(matching);

@@ -38,8 +38,6 @@ export interface Scanned {
   matches: Match[];
   /** Per literal: the windows (see windowsOf) that hold it, each once, ascending. */
   windows: number[][];
-  /** Per literal, beside `windows`: how many matches each of those windows holds. */
-  counts: number[][];
   /** Lines in the output when they were counted (an output with a match), else undefined. */
   lines?: number;
   /** Bytes scanned (0 from scanWithGrep: the caller knows the sizes). */
@@ -187,19 +185,10 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
 /** Records one match found at `offset` on 1-based `line` of literal `w` into `out`. */
 function note(out: Scanned, kept: Keeper, w: number, offset: number, line: number): void {
   const block = Math.floor((line - 1) / BLOCK);
-  const wins = out.windows[w]!;
-  const counts = out.counts[w]!;
-  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) {
-    wins.push(block - 1);
-    counts.push(0);
-  }
-  if (wins.length === 0 || wins[wins.length - 1]! < block) {
-    wins.push(block);
-    counts.push(0);
-  }
   // The match is in the window starting at its block and in the one before.
-  counts[counts.length - 1]!++;
-  if (block > 0) counts[counts.length - 2]!++;
+  const wins = out.windows[w]!;
+  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
+  if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
   if (kept.perWord[w]! < MAX_KEPT) {
     kept.perWord[w]!++;
     out.matches.push({ word: w, offset, line });
@@ -244,7 +233,6 @@ const emptyScan = (literals: number): Scanned => ({
   binary: false,
   matches: [],
   windows: Array.from({ length: literals }, () => []),
-  counts: Array.from({ length: literals }, () => []),
   bytes: 0,
 });
 
