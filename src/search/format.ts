@@ -81,6 +81,8 @@ export function showLine(
   const lower = text.toLowerCase();
   const room = Math.max(8, cap - 2 * MARK_ROOM);
   const near = nearest(lower, tokens, Math.floor((room * 2) / 3));
+  // Two words or more: the line whole if it fits in the room of a window around each.
+  if (near.words > 1 && text.length <= 2 * cap - 2 * MARK_ROOM && before === 0 && after === 0) return text;
   const several = near.all ? undefined : windowsAround(text, lower, line, tokens, cap, near.at);
   if (several !== undefined) return several;
   // Where most of `tokens` are near each other, else around the first (rarest first) it holds.
@@ -104,9 +106,13 @@ const MAX_PLACES = 256;
 /**
  * The place in `lower` where the most of `tokens` (the query words first, rarest first) are found
  * within `span` characters after it: the first place of the rarest on a tie; `all` when every
- * token the line holds is there. -1 when it holds none.
+ * token the line holds is there, and how many it holds. -1 when it holds none.
  */
-function nearest(lower: string, tokens: readonly string[], span: number): { at: number; all: boolean } {
+function nearest(
+  lower: string,
+  tokens: readonly string[],
+  span: number,
+): { at: number; all: boolean; words: number } {
   const places: { at: number; k: number }[] = [];
   const held = new Set<number>();
   tokens.forEach((t, k) => {
@@ -116,7 +122,7 @@ function nearest(lower: string, tokens: readonly string[], span: number): { at: 
       held.add(k);
     }
   });
-  if (places.length === 0) return { at: -1, all: false };
+  if (places.length === 0) return { at: -1, all: false, words: 0 };
   places.sort((a, b) => a.at - b.at);
   // Worth of a set of tokens: how many, then the rarer first (a token's worth falls with its rank).
   const worth = (ks: Map<number, number>) => {
@@ -139,7 +145,7 @@ function nearest(lower: string, tokens: readonly string[], span: number): { at: 
     if (left === 0) inside.delete(k);
     else inside.set(k, left);
   }
-  return { at: best.at, all: best.n === held.size };
+  return { at: best.at, all: best.n === held.size, words: held.size };
 }
 
 /** Most query words a long line shows a window around each of. */

@@ -4,7 +4,7 @@
  */
 import type { Entry } from '../store/registry.js';
 import { cleanLine } from '../summary/clean.js';
-import { snippetRange } from './chunk.js';
+import { CONTEXT, type LineRange, MAX_SNIPPET_LINES, snippetRange } from './chunk.js';
 import { type Piece, readAround, withFile } from './lines.js';
 import type { Word } from './rank.js';
 import { recordHeader } from './record.js';
@@ -20,6 +20,8 @@ import {
   windowKey,
 } from './types.js';
 
+/** Lines past a hit's context within which another matching line of its window is shown too. */
+const NEXT_MATCH = 2;
 /** A matching line longer than this (minified code, a data line) gets no record header. */
 const LONG_LINE = 4096;
 
@@ -149,6 +151,21 @@ function countRest(
   return { more, moreWithAll };
 }
 
+/**
+ * The lines a hit shows: CONTEXT lines around `core`, and a matching line of its window up to
+ * NEXT_MATCH lines past that context (a test's frame two lines below its assertion), in turn,
+ * as long as the whole stays within MAX_SNIPPET_LINES (`core` is never cut).
+ */
+function shownRange(core: number[], matching: number[]): LineRange {
+  let first = core[0]!;
+  let last = core[core.length - 1]!;
+  const fits = (a: number, b: number) => b - a + 1 + CONTEXT <= MAX_SNIPPET_LINES;
+  for (const n of matching) if (n > last && n - last <= CONTEXT + NEXT_MATCH && fits(first, n)) last = n;
+  for (const n of [...matching].reverse())
+    if (n < first && first - n <= CONTEXT + NEXT_MATCH && fits(n, last)) first = n;
+  return snippetRange([first, last], Number.MAX_SAFE_INTEGER);
+}
+
 /** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
 function hitOf(
   s: Source,
@@ -178,7 +195,7 @@ function hitOf(
   // Around the lines that make its score (the best line, a line for each other word), not every
   // line of the window holding a query word: a hit is its line and that line's context.
   const focus = c.focus?.filter((n) => matching.includes(n)).sort((a, b) => a - b) ?? [];
-  const range = snippetRange(focus.length > 0 ? focus : matching, Number.MAX_SAFE_INTEGER);
+  const range = shownRange(focus.length > 0 ? focus : matching, matching);
   const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
   let pieces: Piece[];
   const matched = new Set(matching);

@@ -223,6 +223,28 @@ describe('search v2', () => {
     expect(lineNumbers).toEqual(expect.arrayContaining([26, 27, 28, 29]));
   });
 
+  it("shows a hit's best line with its context, and a matching line of its window just past it (the frame)", async () => {
+    const runDir = join(tempDir(), 'run');
+    await storeText(
+      runDir,
+      'vitest',
+      lines(
+        ' FAIL  test/base.test.ts > withoutBase > "/api?test"',
+        "AssertionError: expected '/api?test' to be '/?test'",
+        '',
+        'Expected: "/?test"',
+        'Received: "/api?test"',
+        '',
+        ' ❯ test/base.test.ts:69:44',
+        filler(12, 100),
+      ),
+    );
+    const r = await searchIn(runDir, ['assertion base.test.ts', '--limit', '1']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('1:  FAIL  test/base.test.ts');
+    expect(r.stdout).toContain('7:  ❯ test/base.test.ts:69:44');
+  });
+
   it('scopes a search to results by id with --in GLOB', async () => {
     const root = tempDir();
     const runDir = join(root, 'run');
