@@ -1,5 +1,5 @@
 /**
- * Choosing the windows worth ranking from the scan's counts, and reading them back.
+ * Choosing the windows worth ranking from the scan's window lists, and reading them back.
  */
 
 import { readAround, withFile } from './lines.js';
@@ -11,8 +11,6 @@ import { bits, type Candidate, type Matched, type Source, windowKey } from './ty
  * well inside; a hit's lines are read again in full (AROUND) when it is shown.
  */
 const RANK_AROUND = 1024;
-/** Matches per window at which a word's count in the pre-ranking is half its weight. */
-const SATURATION = 1.2;
 
 /** The windows holding a line: the one starting at its block and the one before. */
 const windowsOfLine = (line: number) => {
@@ -68,12 +66,11 @@ function windowsOf(sources: Source[], column: number[], weight: number[]): Found
     if (s.scan.binary || column.every((c) => (s.scan.windows[c]?.length ?? 0) === 0)) return;
     // A window is read back from the matches the scan kept in it: windows without one are left out.
     const lists = column.map((c) => s.scan.windows[c] ?? []);
-    const counts = column.map((c) => s.scan.counts[c] ?? []);
     if (lists.length === 1) {
       // One word: its list as it is (a common word has 10^5 windows), walked once beside the
       // readable windows in ascending order (the window of a kept match's block and the one
       // before; a native sort of the blocks, as a common word keeps matches in every output).
-      const [wins, n] = [lists[0]!, counts[0]!];
+      const wins = lists[0]!;
       const blocks = Int32Array.from(s.scan.matches, (m) => Math.floor((m.line - 1) / BLOCK)).sort();
       let j = 0;
       let next = 0;
@@ -83,7 +80,7 @@ function windowsOf(sources: Source[], column: number[], weight: number[]): Found
           if (wins[j] !== x) continue;
           src.push(i);
           win.push(x);
-          key.push(1e4 + (weight[0]! * n[j]!) / (n[j]! + SATURATION));
+          key.push(1e4 + weight[0]!);
         }
         next = Math.max(next, b + 1);
       }
@@ -107,9 +104,9 @@ function windowsOf(sources: Source[], column: number[], weight: number[]): Found
       let pre = 0;
       for (let w = 0; w < lists.length; w++) {
         if (lists[w]![at[w]!] !== x) continue;
-        const n = counts[w]![at[w]!++]!;
+        at[w]!++;
         m |= 1 << w;
-        pre += (weight[w]! * n) / (n + SATURATION);
+        pre += weight[w]!;
       }
       windows.push(x);
       masks.push(m);
@@ -145,9 +142,22 @@ function choose(sources: Source[], column: number[], found: Found, k: number): C
       if (v > t) chosen.push(j);
       else if (v === t) ties.push(j);
     });
-    // Among the ties, the best `room` (a native sort of numbers: there may be 10^5 ties).
+    // Among the ties, the best `room` (a native sort of numbers: there may be 10^5 ties): newer
+    // outputs first, and in one output the windows nearest its first or its last match first
+    // (where a run starts and where it sums up), as a head and a tail would show.
     const room = k - chosen.length;
-    const tie = Float64Array.from(ties, (j) => rank[src[j]!]! * 2 ** 31 + (2 ** 31 - 1 - win[j]!));
+    const ends = new Map<number, [number, number]>();
+    for (const j of ties) {
+      const e = ends.get(src[j]!);
+      if (!e) ends.set(src[j]!, [win[j]!, win[j]!]);
+      else if (win[j]! < e[0]) e[0] = win[j]!;
+      else if (win[j]! > e[1]) e[1] = win[j]!;
+    }
+    const fromEnds = (j: number) => {
+      const [a, b] = ends.get(src[j]!)!;
+      return Math.min(win[j]! - a, b - win[j]!);
+    };
+    const tie = Float64Array.from(ties, (j) => rank[src[j]!]! * 2 ** 31 + (2 ** 31 - 1 - fromEnds(j)));
     const least = Float64Array.from(tie).sort()[tie.length - room]!;
     ties.forEach((j, n) => {
       if (tie[n]! >= least) chosen.push(j);

@@ -79,15 +79,14 @@ export function showLine(
   const after = line.after ?? 0;
   if (text.length <= cap && before === 0 && after === 0) return text;
   const lower = text.toLowerCase();
-  const several = windowsAround(text, lower, line, tokens, cap);
-  if (several !== undefined) return several;
-  // Around the first of `tokens` (rarest first) that the line holds.
-  let at = -1;
-  for (const t of tokens) {
-    at = t === '' ? -1 : lower.indexOf(t);
-    if (at !== -1) break;
-  }
   const room = Math.max(8, cap - 2 * MARK_ROOM);
+  const near = nearest(lower, tokens, Math.floor((room * 2) / 3));
+  // Two words or more: the line whole if it fits in the room of a window around each.
+  if (near.words > 1 && text.length <= 2 * cap - 2 * MARK_ROOM && before === 0 && after === 0) return text;
+  const several = near.all ? undefined : windowsAround(text, lower, line, tokens, cap, near.at);
+  if (several !== undefined) return several;
+  // Where most of `tokens` are near each other, else around the first (rarest first) it holds.
+  const at = near.at;
   // Around the match; a context line read to its end only (next to the match) shows its end.
   let from = 0;
   if (text.length > room && at !== -1)
@@ -99,6 +98,54 @@ export function showLine(
   const cutBefore = before < 0 ? -1 : before + Buffer.byteLength(text.slice(0, start));
   const cutAfter = after < 0 ? -1 : after + Buffer.byteLength(text.slice(start + shown.length));
   return `${cutBefore !== 0 ? cutMark(cutBefore) : ''}${shown}${cutAfter !== 0 ? cutMark(cutAfter) : ''}`;
+}
+
+/** Most places of one word looked at to find where the words of a long line are near each other. */
+const MAX_PLACES = 256;
+
+/**
+ * The place in `lower` where the most of `tokens` (the query words first, rarest first) are found
+ * within `span` characters after it: the first place of the rarest on a tie; `all` when every
+ * token the line holds is there, and how many it holds. -1 when it holds none.
+ */
+function nearest(
+  lower: string,
+  tokens: readonly string[],
+  span: number,
+): { at: number; all: boolean; words: number } {
+  const places: { at: number; k: number }[] = [];
+  const held = new Set<number>();
+  tokens.forEach((t, k) => {
+    if (t.length < 2 || tokens.indexOf(t) !== k) return;
+    for (let at = lower.indexOf(t), n = 0; at !== -1 && n < MAX_PLACES; at = lower.indexOf(t, at + 1), n++) {
+      places.push({ at, k });
+      held.add(k);
+    }
+  });
+  if (places.length === 0) return { at: -1, all: false, words: 0 };
+  places.sort((a, b) => a.at - b.at);
+  // Worth of a set of tokens: how many, then the rarer first (a token's worth falls with its rank).
+  const worth = (ks: Map<number, number>) => {
+    let w = 0;
+    for (const k of ks.keys()) w += 1 + 1 / (2 + k);
+    return w;
+  };
+  let best = { at: -1, w: -1, n: 0 };
+  const inside = new Map<number, number>();
+  let j = 0;
+  for (let i = 0; i < places.length; i++) {
+    while (j < places.length && places[j]!.at - places[i]!.at <= span) {
+      inside.set(places[j]!.k, (inside.get(places[j]!.k) ?? 0) + 1);
+      j++;
+    }
+    const w = worth(inside);
+    if (w > best.w) best = { at: places[i]!.at, w, n: inside.size };
+    const k = places[i]!.k;
+    const left = inside.get(k)! - 1;
+    if (left === 0) inside.delete(k);
+    else inside.set(k, left);
+  }
+  return { at: best.at, all: best.n === held.size, words: held.size };
 }
 
 /** Most query words a long line shows a window around each of. */
@@ -115,15 +162,17 @@ function windowsAround(
   line: { before?: number; after?: number },
   tokens: readonly string[],
   cap: number,
+  /** Where the words are nearest each other (see nearest): the first window is there. */
+  cluster = -1,
 ): string | undefined {
-  const places: number[] = [];
+  const places: number[] = cluster >= 0 ? [cluster] : [];
   for (const t of tokens) {
     if (places.length >= MAX_WINDOWS) break;
     if (t.length < 2) continue;
     // A word already beside a place is shown there; else its first place gets a window.
     let first = lower.indexOf(t);
     for (let at = first, k = 0; at !== -1 && k < 64; k++, at = lower.indexOf(t, at + 1)) {
-      if (places.some((p) => Math.abs(p - at) < 80)) {
+      if (places.some((p) => Math.abs(p - at) < 80 || (p === cluster && at > p && at - p < cap))) {
         first = -1;
         break;
       }

@@ -4,7 +4,7 @@
  */
 import type { Entry } from '../store/registry.js';
 import { cleanLine } from '../summary/clean.js';
-import { snippetRange } from './chunk.js';
+import { CONTEXT, type LineRange, MAX_SNIPPET_LINES, snippetRange } from './chunk.js';
 import { lineEdges, type Piece, readAround, withFile } from './lines.js';
 import type { Word } from './rank.js';
 import { recordHeader } from './record.js';
@@ -12,7 +12,7 @@ import {
   bits,
   type Candidate,
   type Hit,
-  type LineTerms,
+  type LineMatches,
   type Matched,
   type Outcome,
   type SearchOptions,
@@ -20,23 +20,13 @@ import {
   windowKey,
 } from './types.js';
 
+/** Lines past a hit's context within which another matching line of its window is shown too. */
+const NEXT_MATCH = 2;
 /** A matching line longer than this (minified code, a data line) gets no record header. */
 const LONG_LINE = 4096;
 
 /** Identifier-like words (digits, joiners) are more specific than plain ones, then longer ones. */
 const specific = (w: string) => (/[\d.\-_/:@#]/.test(w) ? 1000 : 0) + w.length;
-
-/** True when a line holds one of the terms that matched. */
-function lineMatches(
-  text: string,
-  terms: Set<string>,
-  near: readonly string[],
-  lineTerms: LineTerms,
-): boolean {
-  const lower = cleanLine(text).toLowerCase();
-  for (const t of terms) if (t.startsWith('~') && lower.includes(t.slice(1))) return true;
-  return lineTerms(text).some((t) => terms.has(t) || near.includes(t));
-}
 
 export function pickHits(
   sources: Source[],
@@ -46,7 +36,7 @@ export function pickHits(
   opts: SearchOptions,
   coverage: (mask: number) => number,
   full: number,
-  lineTerms: LineTerms,
+  lineMatches: LineMatches,
   groups: { of: number; toGroups: (wordMask: number) => number; rejected: Set<number> },
 ): Pick<Outcome, 'hits' | 'more' | 'moreWithAll'> {
   const taken = new Map<number, Set<number>>();
@@ -56,7 +46,7 @@ export function pickHits(
   // The same matching lines under the same command: one hit, however many runs hold them.
   const keyOf = (c: Candidate) =>
     `${opts.commandOf(sources[c.src]!.entry)}\n${c.pieces
-      .filter((p) => lineMatches(p.text, c.terms, near, lineTerms))
+      .filter((p) => lineMatches(p.text))
       .map((p) => cleanLine(p.text))
       .join('\n')}`;
   for (const c of ranked) {
@@ -71,13 +61,13 @@ export function pickHits(
       same.runs.add(entry);
       same.hit.runs = same.runs.size;
       if (entry.startedMs > same.hit.entry.startedMs) {
-        const newer = hitOf(sources[c.src]!, c, words, near, [], lineTerms, groups.of);
+        const newer = hitOf(sources[c.src]!, c, words, near, [], lineMatches, groups.of);
         if (newer) Object.assign(same.hit, { ...newer, runs: same.runs.size });
       }
       continue;
     }
     if (hits.length >= opts.limit) continue;
-    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineTerms, groups.of);
+    const hit = hitOf(sources[c.src]!, c, words, near, hits, lineMatches, groups.of);
     if (!hit) continue;
     t.add(c.window).add(c.window + 1);
     taken.set(c.src, t);
@@ -107,7 +97,7 @@ function countRest(
   full: number,
   groups: { toGroups: (wordMask: number) => number; rejected: Set<number> },
 ): { more: number; moreWithAll: number } {
-  // A ranked window's words are minisearch's (near spellings included), the others the scan's.
+  // A ranked window's words are the ranking's (near spellings included), the others the scan's.
   let more = 0;
   let moreWithAll = 0;
   const rankedMask = new Map(ranked.map((c) => [windowKey(c.src, c.window), c.mask]));
@@ -161,6 +151,21 @@ function countRest(
   return { more, moreWithAll };
 }
 
+/**
+ * The lines a hit shows: CONTEXT lines around `core`, and a matching line of its window up to
+ * NEXT_MATCH lines past that context (a test's frame two lines below its assertion), in turn,
+ * as long as the whole stays within MAX_SNIPPET_LINES (`core` is never cut).
+ */
+function shownRange(core: number[], matching: number[]): LineRange {
+  let first = core[0]!;
+  let last = core[core.length - 1]!;
+  const fits = (a: number, b: number) => b - a + 1 + CONTEXT <= MAX_SNIPPET_LINES;
+  for (const n of matching) if (n > last && n - last <= CONTEXT + NEXT_MATCH && fits(first, n)) last = n;
+  for (const n of [...matching].reverse())
+    if (n < first && first - n <= CONTEXT + NEXT_MATCH && fits(n, last)) first = n;
+  return snippetRange([first, last], Number.MAX_SAFE_INTEGER);
+}
+
 /** The hit as a candidate shows it: its matching lines with context, none an earlier hit shows. */
 function hitOf(
   s: Source,
@@ -168,7 +173,7 @@ function hitOf(
   words: Word[],
   near: string[],
   earlier: Hit[],
-  lineTerms: LineTerms,
+  lineMatches: LineMatches,
   of: number,
 ): Hit | undefined {
   const base = {
@@ -185,9 +190,12 @@ function hitOf(
     ],
   };
   if (c.window < 0) return { ...base, lines: [] };
-  const matching = c.pieces.filter((p) => lineMatches(p.text, c.terms, near, lineTerms)).map((p) => p.n);
+  const matching = c.pieces.filter((p) => lineMatches(p.text)).map((p) => p.n);
   if (matching.length === 0) return undefined;
-  const range = snippetRange(matching, Number.MAX_SAFE_INTEGER);
+  // Around the lines that make its score (the best line, a line for each other word), not every
+  // line of the window holding a query word: a hit is its line and that line's context.
+  const focus = c.focus?.filter((n) => matching.includes(n)).sort((a, b) => a - b) ?? [];
+  const range = shownRange(focus.length > 0 ? focus : matching, matching);
   const anchors = c.anchors.filter((a) => a.line >= range.first && a.line <= range.last);
   let pieces: Piece[];
   const matched = new Set(matching);

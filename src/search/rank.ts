@@ -1,21 +1,26 @@
 /**
- * Ranking candidate windows with minisearch (BM25+, prefix and fuzzy matching) under the
- * statistics of everything searched, not only of the candidates: the scan counted how many
- * windows of all the outputs hold each query word, and how many windows there are. minisearch
- * is told the global window count and an average window length estimated from the candidates'
- * terms per byte, and each term's score is rescaled from the candidates' idf to the global one
- * (boostDocument), so a rare word outweighs a common one as it would over the whole store.
+ * Ranking candidate windows by their best line. A window scores what its best line holds: each
+ * query word on that line is worth its rarity over everything searched (idf from the scan's
+ * counts: how many windows of all the outputs hold it, of how many) times how closely it
+ * matches (a whole token, a part of one, the start of one, inside one, a near spelling); a word
+ * found only on the window's other lines adds half its worth. A window is worth no more for
+ * repeating a word on several lines, and no less for the context around its line: among hits
+ * alike (one warning printed for many files), the scores tie, and the earliest comes first, as
+ * a reader of the output meets it.
  *
- * Documents are tokenized with search's own tokenizer (identifiers whole and by parts); a query
- * word of 4+ characters found inside a longer token (`refused` in `ECONNREFUSED`) is indexed
- * under a marker term `~refused`, which ranks at INSIDE_WEIGHT.
+ * Lines are tokenized with search's own tokenizer (identifiers whole and by parts); a query
+ * word of 4+ characters found inside a longer token (`refused` in `ECONNREFUSED`) is the marker
+ * term `~refused`.
  */
-import MiniSearch from 'minisearch';
 import { cleanLine } from '../summary/clean.js';
 import { tokenizeLine } from './tokenize.js';
 
-/** Weight of a query word found inside a longer token. */
-export const INSIDE_WEIGHT = 0.5;
+/** How much a word counts on a line, by how it matches a token of it. */
+export const MATCH_WORTH = { whole: 1, part: 0.85, prefix: 0.7, inside: 0.5, near: 0.5 } as const;
+/** Added to a word's worth on a line for each doubling of its count there. */
+const REPEAT_WORTH = 0.15;
+/** Worth of a word found in the window but not on its best line. */
+const ELSEWHERE = 0.5;
 const MIN_PREFIX = 3;
 const MIN_INSIDE = 4;
 const INSIDE = '~';
@@ -40,153 +45,156 @@ export interface Ranked {
   score: number;
   /** Bit i set when word i matched. */
   mask: number;
-  /** Terms that matched (document terms; `~word` for a word found inside a token). */
+  /** Terms that matched (line tokens; `~word` for a word found inside a token). */
   terms: Set<string>;
+  /** Indexes of the lines that make the score: the best line, then a line for each other word. */
+  focus: number[];
 }
 
-/** minisearch, told the statistics of the whole store before it scores. */
-class WindowIndex extends MiniSearch<{ id: number; text: string; length: number }> {
-  /**
-   * Sets each window's length to all its distinct terms: its text holds only those a query
-   * word can match (minisearch would count every term, then index only those).
-   */
-  useLengths(docs: { id: number; length: number }[]): void {
-    for (const d of docs) {
-      const lengths = this._fieldLength.get(this._idToShortId.get(d.id)!);
-      if (lengths) lengths[0] = d.length;
-    }
-  }
+/** How one line matches the query words: per word (0: not at all), and the terms that matched. */
+export interface LineMatch {
+  q: number[];
+  terms: string[];
+  /** Compounds on the line (its length in words). */
+  size: number;
+}
 
-  useGlobalStats(documents: number, avgLength: number): void {
-    this._documentCount = documents;
-    this._avgFieldLength = this._avgFieldLength.map(() => avgLength);
-  }
+/**
+ * Factor of a line's score by its length in compounds: of two lines holding the same words, the
+ * shorter says more about them (`741 E501 line too long`, a count, over one more E501 line).
+ */
+const lengthFactor = (size: number) => 1 - LONG_LINE_COST * Math.min(1, size / LONG_LINE_WORDS);
+const LONG_LINE_COST = 0.2;
+const LONG_LINE_WORDS = 40;
+
+/** How a token matches `w` (0: not), `whole` when it is a compound whole, not a part of one. */
+function worthOf(w: Word, t: string, whole: boolean): number {
+  if (w.near) return w.near.has(t) ? MATCH_WORTH.near : 0;
+  if (t === w.label) return whole ? MATCH_WORTH.whole : MATCH_WORTH.part;
+  return w.label.length >= MIN_PREFIX && t.startsWith(w.label) ? MATCH_WORTH.prefix : 0;
+}
+
+/**
+ * How lines match `words`, each distinct line worked out once (windows overlap, re-runs repeat
+ * lines, and a hit's lines were ranked first): a line holding none of them in any case is no
+ * match at once, without being tokenized (most lines of a window are context).
+ */
+export function lineMatcher(words: readonly Word[]): (text: string) => LineMatch {
+  const cache = new Map<string, LineMatch>();
+  const none: LineMatch = { q: words.map(() => 0), terms: [], size: 0 };
+  const spellings = words.flatMap((w) => (w.near ? [...w.near] : [w.label]));
+  return (text) => {
+    let m = cache.get(text);
+    if (!m) {
+      const lower = text.toLowerCase();
+      m = spellings.some((x) => lower.includes(x)) ? lineMatch(text, words) : none;
+      cache.set(text, m);
+    }
+    return m;
+  };
+}
+
+/** Per query word, how closely one line matches it, and the terms that did. */
+export function lineMatch(text: string, words: readonly Word[]): LineMatch {
+  const q = words.map(() => 0);
+  const terms = new Set<string>();
+  const inCompound = words.map(() => false);
+  const tf = words.map(() => 0);
+  let whole = false;
+  let compound = '';
+  let size = 0;
+  const flush = () => {
+    words.forEach((w, i) => {
+      if (w.near || w.label.length < MIN_INSIDE || inCompound[i] || !compound.includes(w.label)) return;
+      terms.add(INSIDE + w.label);
+      if (q[i]! < MATCH_WORTH.inside) q[i] = MATCH_WORTH.inside;
+    });
+  };
+  tokenizeLine(
+    cleanLine(text),
+    (t) => {
+      for (let i = 0; i < words.length; i++) {
+        const v = worthOf(words[i]!, t, whole);
+        if (v === 0) continue;
+        terms.add(t);
+        if (!inCompound[i]) tf[i]!++;
+        inCompound[i] = true;
+        if (v > q[i]!) q[i] = v;
+      }
+      whole = false;
+    },
+    (lower) => {
+      flush();
+      inCompound.fill(false);
+      compound = lower;
+      size++;
+      whole = true;
+    },
+  );
+  flush();
+  // A word repeated on the line (`timeout waiting (timeout 30s)`) counts a little more.
+  for (let i = 0; i < q.length; i++) if (tf[i]! > 1) q[i]! *= 1 + REPEAT_WORTH * Math.log2(tf[i]!);
+  return { q, terms: [...terms], size };
 }
 
 const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
 
-/** The terms of a window: its tokens, and `~word` for each query word found inside a token. */
-export function termsOf(
-  lines: string[],
-  words: readonly string[],
-  cache = new Map<string, string[]>(),
-): string[] {
-  const terms: string[] = [];
-  const inside = words.filter((w) => w.length >= MIN_INSIDE);
-  for (const line of lines) {
-    const known = cache.get(line);
-    if (known) {
-      for (const t of known) terms.push(t);
-      continue;
-    }
-    const from = terms.length;
-    let compound: string[] = [];
-    let whole = '';
-    const flush = () => {
-      for (const w of inside) {
-        if (whole.includes(w) && !compound.some((t) => t.startsWith(w))) terms.push(INSIDE + w);
+/** One window's rank (see the module comment); undefined when no word matches. */
+function rankOne(doc: Doc, words: readonly Word[], weight: number[], match: (text: string) => LineMatch) {
+  let best = 0;
+  let bestQ: number[] | undefined;
+  let bestAt = 0;
+  const anywhere = words.map(() => 0);
+  const where = words.map(() => -1);
+  const terms = new Set<string>();
+  for (const [at, text] of doc.lines.entries()) {
+    const m = match(text);
+    let s = 0;
+    for (let i = 0; i < m.q.length; i++) {
+      s += weight[i]! * m.q[i]!;
+      if (m.q[i]! > anywhere[i]!) {
+        anywhere[i] = m.q[i]!;
+        where[i] = at;
       }
-    };
-    tokenizeLine(
-      cleanLine(line),
-      (t) => {
-        terms.push(t);
-        compound.push(t);
-      },
-      (lower) => {
-        flush();
-        compound = [];
-        whole = lower;
-      },
-    );
-    flush();
-    cache.set(line, terms.slice(from));
+    }
+    s *= lengthFactor(m.size);
+    for (const t of m.terms) terms.add(t);
+    if (s > best) {
+      best = s;
+      bestQ = m.q;
+      bestAt = at;
+    }
   }
-  return terms;
+  if (!bestQ) return undefined;
+  let rest = 0;
+  let mask = 0;
+  const focus = new Set([bestAt]);
+  anywhere.forEach((v, i) => {
+    if (v > 0) mask |= 1 << i;
+    if (bestQ[i] !== 0 || v === 0) return;
+    rest += ELSEWHERE * weight[i]! * v;
+    focus.add(where[i]!);
+  });
+  // Rounded: windows alike tie exactly (then the earlier one wins), whatever the float noise.
+  return { id: doc.id, score: Math.round((best + rest) * 1e6) / 1e6, mask, terms, focus: [...focus] };
 }
 
 /**
- * Scores `docs` for `words` over a store of `windows` windows holding `bytes` bytes; returns
- * the documents that match at least one word, in no order.
+ * Scores `docs` for `words` over a store of `windows` windows; returns the documents that match
+ * at least one word, in no order.
  */
 export function rankWindows(
   docs: Doc[],
   words: Word[],
-  store: { windows: number; bytes: number },
-  /** Terms per distinct line (see termsOf), shared with the caller for the same words. */
-  cache = new Map<string, string[]>(),
+  store: { windows: number },
+  match = lineMatcher(words),
 ): Ranked[] {
-  const labels = words.map((w) => w.label);
-  const localDf = new Map<string, number>();
-  let unique = 0;
-  let bytes = 0;
-  // Every term counts in a window's length; only those a query word can match are indexed
-  // (given to minisearch at all), which keeps its work and its tree small.
-  const matchable = (t: string) =>
-    words.some((w) =>
-      w.near
-        ? w.near.has(t)
-        : t === w.label || t === INSIDE + w.label || (w.label.length >= MIN_PREFIX && t.startsWith(w.label)),
-    );
-  const isMatchable = new Map<string, boolean>();
-  // Windows overlap (and re-runs repeat lines): each distinct line is tokenized once.
-  const texts = docs.map((d) => {
-    const terms = termsOf(d.lines, labels, cache);
-    const distinct = new Set(terms);
-    unique += distinct.size;
-    for (const line of d.lines) bytes += Buffer.byteLength(line) + 1;
-    for (const t of distinct) localDf.set(t, (localDf.get(t) ?? 0) + 1);
-    const kept: string[] = [];
-    for (const t of terms) {
-      let yes = isMatchable.get(t);
-      if (yes === undefined) {
-        yes = matchable(t);
-        isMatchable.set(t, yes);
-      }
-      if (yes) kept.push(t);
-    }
-    return { id: d.id, text: kept.join(' '), length: distinct.size };
-  });
-  const index = new WindowIndex({
-    fields: ['text'],
-    tokenize: (text) => (text === '' ? [] : text.split(' ')),
-    processTerm: (t) => t,
-  });
-  index.addAll(texts);
-  index.useLengths(texts);
   const n = Math.max(store.windows, docs.length);
-  const avg = bytes > 0 ? Math.max(1, (unique / bytes) * (store.bytes / Math.max(1, store.windows))) : 1;
-  index.useGlobalStats(n, avg);
-  const out = new Map<number, Ranked>();
-  words.forEach((word, i) => {
-    const global = idf(n, Math.max(1, Math.min(word.df, n)));
-    const q = word.label;
-    const results = index.search(
-      {
-        combineWith: 'OR',
-        queries: [
-          { queries: [q], prefix: !word.near && q.length >= MIN_PREFIX, fuzzy: word.near ? 2 : false },
-          ...(q.length >= MIN_INSIDE && !word.near
-            ? [{ queries: [INSIDE + q], prefix: false, fuzzy: false, boostTerm: () => INSIDE_WEIGHT }]
-            : []),
-        ],
-      },
-      {
-        tokenize: (s) => [s],
-        processTerm: (t) => t,
-        boostDocument: (_id, term) => {
-          if (word.near) return word.near.has(term) ? 1 : 0;
-          return global / idf(n, localDf.get(term) ?? 1);
-        },
-      },
-    );
-    for (const r of results) {
-      const ranked = out.get(r.id) ?? { id: r.id as number, score: 0, mask: 0, terms: new Set<string>() };
-      ranked.score += r.score;
-      ranked.mask |= 1 << i;
-      for (const t of Object.keys(r.match)) ranked.terms.add(t);
-      out.set(r.id, ranked);
-    }
-  });
-  return [...out.values()];
+  const weight = words.map((w) => idf(n, Math.max(1, Math.min(w.df, n))));
+  const out: Ranked[] = [];
+  for (const d of docs) {
+    const r = rankOne(d, words, weight, match);
+    if (r) out.push(r);
+  }
+  return out;
 }

@@ -38,8 +38,6 @@ export interface Scanned {
   matches: Match[];
   /** Per literal: the windows (see windowsOf) that hold it, each once, ascending. */
   windows: number[][];
-  /** Per literal, beside `windows`: how many matches each of those windows holds. */
-  counts: number[][];
   /** Lines in the output when they were counted (an output with a match), else undefined. */
   lines?: number;
   /** Bytes scanned (0 from scanWithGrep: the caller knows the sizes). */
@@ -187,19 +185,10 @@ export function scanFile(path: string, literals: Buffer[][]): Scanned {
 /** Records one match found at `offset` on 1-based `line` of literal `w` into `out`. */
 function note(out: Scanned, kept: Keeper, w: number, offset: number, line: number): void {
   const block = Math.floor((line - 1) / BLOCK);
-  const wins = out.windows[w]!;
-  const counts = out.counts[w]!;
-  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) {
-    wins.push(block - 1);
-    counts.push(0);
-  }
-  if (wins.length === 0 || wins[wins.length - 1]! < block) {
-    wins.push(block);
-    counts.push(0);
-  }
   // The match is in the window starting at its block and in the one before.
-  counts[counts.length - 1]!++;
-  if (block > 0) counts[counts.length - 2]!++;
+  const wins = out.windows[w]!;
+  if (block > 0 && (wins.length === 0 || wins[wins.length - 1]! < block - 1)) wins.push(block - 1);
+  if (wins.length === 0 || wins[wins.length - 1]! < block) wins.push(block);
   if (kept.perWord[w]! < MAX_KEPT) {
     kept.perWord[w]!++;
     out.matches.push({ word: w, offset, line });
@@ -244,7 +233,6 @@ const emptyScan = (literals: number): Scanned => ({
   binary: false,
   matches: [],
   windows: Array.from({ length: literals }, () => []),
-  counts: Array.from({ length: literals }, () => []),
   bytes: 0,
 });
 
@@ -291,7 +279,11 @@ async function scanWith(
   // folded. A match in another mix of case (`eRRor`) is not a form and is dropped.
   // As UTF-8 text: spawn encodes an argument in UTF-8 (latin1 text was encoded twice, and a
   // word such as `café` was found nowhere).
-  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('utf8'))))];
+  // Longest first: ripgrep reports, of patterns matching at one place, the first given (grep
+  // the longest): `failed` before `fail`, so both report FAILED as `failed`.
+  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('utf8'))))].sort(
+    (a, b) => Buffer.byteLength(b) - Buffer.byteLength(a),
+  );
   if (names.length === 0 || patterns.length === 0) return scanned();
   // Every other output to each of two greps (outputs are named by command, and one command's
   // outputs are alike in size: halves by name would not be halves by bytes). Under 8 outputs, a

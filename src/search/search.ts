@@ -1,7 +1,7 @@
 /**
  * The search core, with no index: scan the outputs for the query words (scan.ts), count from the
  * scan how many windows of lines hold each word, read back the best candidate windows, rank them
- * with minisearch under those global statistics (rank.ts), keep the best windows that share no
+ * by their best line under those global statistics (rank.ts), keep the best windows that share no
  * lines, and collapse hits that are the same lines in re-runs of one command. Writes nothing.
  */
 import { statSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { pickCandidates, readPieces } from './candidates.js';
 import { type Group, groupMask, PHRASE_BOOST, phraseOf, windowGroups } from './groups.js';
 import { pickHits } from './hits.js';
 import { longLined } from './long-lines.js';
-import type { Doc, Word } from './rank.js';
+import { type Doc, lineMatcher, rankWindows, type Word } from './rank.js';
 import { chooseWords, formsFor, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
 import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
 import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
@@ -21,7 +21,8 @@ import {
   bits,
   type Candidate,
   type EarlyScan,
-  type LineTerms,
+  type LineMatches,
+  type Matched,
   type Outcome,
   type SearchOptions,
   type Source,
@@ -30,14 +31,15 @@ import {
 
 export type { EarlyScan, Hit, HitLine, Outcome, SearchOptions } from './types.js';
 
-/** Most windows read back and ranked by minisearch. */
+/** Most windows read back and ranked. */
 const MAX_CANDIDATES = 300;
 /**
- * Windows ranked for `limit` hits: the scan's counts already order them (query words held,
- * rare words first, matches per window), so minisearch needs only the best few dozen to choose
- * the hits among (re-runs of one command collapse, so a hit may use up several).
+ * Windows ranked for `limit` hits: the scan's window lists already order them (query words held,
+ * rare words first; among windows alike, those nearest an output's ends), so the ranking needs
+ * only the best hundred or so to choose the hits among (re-runs of one command collapse, so a
+ * hit may use up several).
  */
-const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(40, 10 * limit));
+const candidatesFor = (limit: number) => Math.min(MAX_CANDIDATES, Math.max(100, 20 * limit));
 /** Score a query word found in a result's note adds to its hits. */
 const NOTE_SCORE = 2;
 
@@ -101,9 +103,6 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   // see resultFiles).
   const paths = entries.map((e) => `${dir.results}${sep}${e.meta.id}.txt`);
   const forms = formsFor(opts.terms, literals, formsOf);
-  // minisearch loads while grep runs: it is needed as soon as there is anything to rank.
-  const ranking = import('./rank.js');
-  ranking.catch(() => {});
   const scans = await scanAll(dir, entries, paths, forms, opts);
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
@@ -142,7 +141,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
       words.reduce((m, w, k) => (noteMatches(notes[i], w) ? m | (1 << k) : m), 0),
     ),
   }));
-  const { windows, bytes } = corpusSize(sources);
+  const windows = corpusSize(sources);
   const weight = words.map((w) => idf(Math.max(windows, 1), Math.max(1, w.df)));
   // Binary is decided on the content of the outputs that have candidates (no hit shows binary).
   const k = candidatesFor(opts.limit);
@@ -156,29 +155,29 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   const docs: Doc[] = candidates.map((c, id) => ({ id, lines: c.pieces.map((p) => p.text) }));
   const absent = addNearSpellings(chosen.absent, docs, groups, words);
   const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
-  const { rankWindows, termsOf } = await ranking;
-  // Each distinct line is tokenized once, to rank it and to find the lines of a hit that match.
-  const cache = new Map<string, string[]>();
   const labels = words.map((w) => w.label);
-  const lineTerms: LineTerms = (line) => termsOf([line], labels, cache);
+  // Each distinct line is tokenized once, to rank it and to find the lines of a hit that match.
+  const match = lineMatcher(words);
+  const lineMatches: LineMatches = (line) => match(line).q.some((v) => v > 0);
   // Windows holding only some parts of a word typed whole (no match, nor counted as one).
   const rejected = new Set<number>();
   const phrase = phraseOf(opts.terms.map((t) => t.token));
-  for (const r of rankWindows(docs, words, { windows, bytes }, cache)) {
+  for (const r of rankWindows(docs, words, { windows }, match)) {
     const c = candidates[r.id]!;
     c.mask = windowGroups(groups, labels, r.mask, c.pieces);
     c.score = c.mask === 0 ? 0 : r.score;
     c.terms = r.terms;
+    c.focus = r.focus.map((i) => c.pieces[i]!.n);
     if (c.mask === 0) rejected.add(windowKey(c.src, c.window));
     else if (phrase && c.pieces.some((p) => phrase(p.text))) c.score *= PHRASE_BOOST;
   }
-  const { ranked, coverage, full } = order(sources, candidates, groups);
+  const { ranked, coverage, full } = order(sources, candidates, groups, matched);
   return {
     ...none,
     absent,
     fuzzy,
     byParts: groups.filter((g) => g.byParts).map((g) => g.label),
-    ...pickHits(sources, ranked, matched, words, opts, coverage, full, lineTerms, {
+    ...pickHits(sources, ranked, matched, words, opts, coverage, full, lineMatches, {
       of: groups.length,
       toGroups: (m) => groupMask(groups, m),
       rejected,
@@ -216,18 +215,15 @@ async function scanAll(
   return scans ?? paths.map((p) => scanFile(p, forms));
 }
 
-/** Global statistics: every window of every text output searched, and their bytes. */
-function corpusSize(sources: Source[]): { windows: number; bytes: number } {
+/** Global statistics: every window of every text output searched. */
+function corpusSize(sources: Source[]): number {
   let windows = 0;
-  let bytes = 0;
   for (const s of sources) {
     if (s.scan.binary) continue;
-    const size = s.scan.bytes || sizeOf(s);
-    const lines = s.scan.lines ?? s.entry.meta.lines ?? Math.ceil(size / 80);
+    const lines = s.scan.lines ?? s.entry.meta.lines ?? Math.ceil((s.scan.bytes || sizeOf(s)) / 80);
     windows += Math.max(1, Math.ceil(lines / BLOCK));
-    bytes += size;
   }
-  return { windows, bytes };
+  return windows;
 }
 
 /**
@@ -250,7 +246,7 @@ function addNearSpellings(absent: string[], docs: Doc[], groups: Group[], words:
  * The windows with a score, and outputs matched by their note only, best first: those holding
  * every word first, then by score, newer outputs first, earlier windows first.
  */
-function order(sources: Source[], candidates: Candidate[], groups: Group[]) {
+function order(sources: Source[], candidates: Candidate[], groups: Group[], matched: Map<number, Matched>) {
   const ranked: Candidate[] = [];
   const scored = new Map<number, Candidate[]>();
   for (const c of candidates) if (c.score > 0) scored.set(c.src, [...(scored.get(c.src) ?? []), c]);
@@ -274,11 +270,18 @@ function order(sources: Source[], candidates: Candidate[], groups: Group[]) {
   const coverage = (m: number) => worth.reduce((a, v, i) => (m & (1 << i) ? a + v : a), 0);
   const full = worth.reduce((a, b) => a + b, 0);
   const tier = (c: Candidate) => (coverage(c.mask) >= full ? 1 : 0);
+  // Hits alike in one output: the nearest its first or its last match first (where a run starts
+  // and where it sums up: a warning's first place, a test's report after its progress line).
+  const fromEnds = (c: Candidate) => {
+    const w = matched.get(c.src)?.windows;
+    return w && w.length > 0 ? Math.min(c.window - w[0]!, w[w.length - 1]! - c.window) : 0;
+  };
   ranked.sort(
     (a, b) =>
       tier(b) - tier(a) ||
       b.score - a.score ||
       sources[b.src]!.entry.startedMs - sources[a.src]!.entry.startedMs ||
+      fromEnds(a) - fromEnds(b) ||
       a.window - b.window,
   );
   return { ranked, coverage, full };

@@ -97,6 +97,8 @@ export interface Candidate {
   score: number;
   pieces: Piece[];
   terms: Set<string>;
+  /** Line numbers that make its score (rank.ts): a hit is shown around them. */
+  focus?: number[];
 }
 
 export const bits = (m: number) => {
@@ -117,5 +119,5 @@ export interface Matched {
   masks?: number[];
 }
 
-/** The terms of one line as ranked (its tokens, and markers of query words inside tokens). */
-export type LineTerms = (line: string) => readonly string[];
+/** True when a line holds a query word (as ranked: rank.ts's lineMatcher). */
+export type LineMatches = (line: string) => boolean;

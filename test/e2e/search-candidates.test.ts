@@ -1,6 +1,6 @@
-// Which windows minisearch gets to rank: the scan's counts choose a few dozen (most query words,
-// rare words and many matches first), and the hits not shown are counted from the scan, not
-// from those few dozen.
+// Which windows get ranked: the scan's window lists choose a hundred or so (most query words and
+// rare words first, then the windows nearest an output's first and last match), and the hits
+// not shown are counted from the scan, not from those ranked.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ctxwrap, filler, frames, storeText, tempDir } from '../support.js';
@@ -20,7 +20,7 @@ function output(): string {
 }
 
 describe('search candidates', () => {
-  it('ranks the densest window first even when it comes after a hundred others', async () => {
+  it('ranks a line repeating the word first even when it comes after a hundred others', async () => {
     const runDir = join(tempDir(), 'run');
     const id = await storeText(runDir, 'locks', output());
     const r = await ctxwrap(['search', '--run-dir', runDir, 'timeout', '--limit', '2']);

@@ -207,19 +207,42 @@ describe('search v2', () => {
     expect(r.exitCode).toBe(0);
     expect(frames(r.stdout)[0]).toMatchObject({ id });
     const shown = r.stdout.split('\n');
-    const first = shown.indexOf('23: retrying in 1s: connection refused by quokkadb');
+    // The hit is its best line (29) with 3 lines of context: three of the loop's lines.
+    const first = shown.indexOf('26: retrying in 1s: connection refused by quokkadb');
     expect(first).toBeGreaterThan(0);
     // Two identical lines stay as they are.
     expect(shown.slice(first, first + 5)).toEqual([
-      '23: retrying in 1s: connection refused by quokkadb',
-      '[ctxwrap: previous line repeated 5 more times]',
+      '26: retrying in 1s: connection refused by quokkadb',
+      '[ctxwrap: previous line repeated 2 more times]',
       '29: gave up on quokkadb',
       '30: waiting',
       '31: waiting',
     ]);
     const json = await searchIn(runDir, ['gave up quokkadb', '--json']);
     const lineNumbers = JSON.parse(json.stdout).hits[0].snippet.map((l: { line: number }) => l.line);
-    expect(lineNumbers).toEqual(expect.arrayContaining([23, 24, 25, 26, 27, 28, 29]));
+    expect(lineNumbers).toEqual(expect.arrayContaining([26, 27, 28, 29]));
+  });
+
+  it("shows a hit's best line with its context, and a matching line of its window just past it (the frame)", async () => {
+    const runDir = join(tempDir(), 'run');
+    await storeText(
+      runDir,
+      'vitest',
+      lines(
+        ' FAIL  test/base.test.ts > withoutBase > "/api?test"',
+        "AssertionError: expected '/api?test' to be '/?test'",
+        '',
+        'Expected: "/?test"',
+        'Received: "/api?test"',
+        '',
+        ' ❯ test/base.test.ts:69:44',
+        filler(12, 100),
+      ),
+    );
+    const r = await searchIn(runDir, ['assertion base.test.ts', '--limit', '1']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('1:  FAIL  test/base.test.ts');
+    expect(r.stdout).toContain('7:  ❯ test/base.test.ts:69:44');
   });
 
   it('scopes a search to results by id with --in GLOB', async () => {

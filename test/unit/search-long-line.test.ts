@@ -35,4 +35,13 @@ describe('a long line in a hit shows the window around every query word', () => 
     expect(shown).toContain('quokka registry unavailable');
     expect(shown.length).toBeLessThanOrEqual(2 * LINE_CAP + 40);
   });
+
+  it('shows the place where the query words are near each other, not the first place of the first word', () => {
+    // Each word first alone, far apart; then the words together once, deep in the line.
+    const filler = (d: number) => `<span class="n">${d}</span>, `.repeat(300);
+    const line = `exponent ${filler(1)}<span class="hljs-number">5</span> ${filler(3)}<span class="hljs-number">.9</span>e-<span class="hljs-number">10</span> exponent form ${filler(2)}`;
+    const shown = showLine({ text: line }, ['exponent', 'hljs-number']);
+    expect(shown).toContain('hljs-number">.9</span>e-<span class="hljs-number">10</span> exponent');
+    expect(shown.length).toBeLessThanOrEqual(2 * LINE_CAP + 40);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount } from '../../src/format.js';
 import { oneLine, showLine } from '../../src/search/format.js';
-import { rankWindows, termsOf } from '../../src/search/rank.js';
+import { lineMatcher, rankWindows } from '../../src/search/rank.js';
 import { chooseWords, literalsOf, withinOneEdit } from '../../src/search/resolve.js';
 import { queryTerms } from '../../src/search/tokenize.js';
 
@@ -39,16 +39,6 @@ describe('chooseWords', () => {
   });
 });
 
-describe('termsOf', () => {
-  it('keeps identifiers whole and by parts, and marks a word found inside a token', () => {
-    const terms = termsOf(['Error: connect ECONNREFUSED src/db/pool.ts'], ['refused', 'pool']);
-    expect(terms).toEqual(
-      expect.arrayContaining(['error', 'econnrefused', '~refused', 'src/db/pool.ts', 'pool.ts', 'pool']),
-    );
-    expect(terms).not.toContain('~pool');
-  });
-});
-
 describe('rankWindows', () => {
   const docs = [
     { id: 0, lines: ['error: connection refused by postgres'] },
@@ -76,6 +66,57 @@ describe('rankWindows', () => {
     expect(exact.score).toBeGreaterThan(inside.find((r) => r.id === 3)!.score);
     const typo = rankWindows(docs, [{ label: 'conection', df: 1, near: new Set(['connection']) }], store);
     expect(typo.map((r) => r.id).sort()).toEqual([0, 1]);
+  });
+  it('scores a window by its best line: repeating a word on other lines, or context, adds nothing', () => {
+    const ranked = rankWindows(
+      [
+        { id: 0, lines: ['a: warning: possible null pointer dereference', 'x = 1;', 'y = 2;'] },
+        {
+          id: 1,
+          lines: ['b: warning: possible null pointer dereference', 'b: note: null pointer dereference'],
+        },
+      ],
+      ['possible', 'null', 'pointer', 'dereference'].map((label) => ({ label, df: 40 })),
+      store,
+    );
+    expect(ranked.map((r) => r.score)).toEqual([ranked[0]!.score, ranked[0]!.score]);
+  });
+  it('ranks a word matching a token whole above one matching a part of a token', () => {
+    const ranked = rankWindows(
+      [
+        { id: 0, lines: ['Setting up phpunit-diff (4.0.4-2) ...'] },
+        { id: 1, lines: ['Setting up phpunit (9.6.7-1+deb12u1) ...'] },
+      ],
+      ['setting', 'up', 'phpunit'].map((label) => ({ label, df: 40 })),
+      store,
+    ).sort((a, b) => b.score - a.score);
+    expect(ranked.map((r) => r.id)).toEqual([1, 0]);
+  });
+  it('names the lines a hit is shown around: its best line, and a line for each word not on it', () => {
+    const [r] = rankWindows(
+      [
+        {
+          id: 0,
+          lines: [
+            'commit 5298392c5ab452706b71a992b17e2a1bb2addde3',
+            'Author: someone',
+            '    bug: GC step could loop forever',
+            '    more text about the step',
+          ],
+        },
+      ],
+      ['5298392c5ab452706b71a992b17e2a1bb2addde3', 'gc', 'step', 'loop'].map((label) => ({ label, df: 5 })),
+      store,
+    );
+    expect(r!.focus.sort()).toEqual([0, 2]);
+  });
+  it('tells a line holding no query word at once, and a word inside a token (ECONNREFUSED) by its marker', () => {
+    const match = lineMatcher([{ label: 'refused', df: 2 }]);
+    expect(match('all good here').q).toEqual([0]);
+    const inside = match('connect ECONNREFUSED 10.0.0.1');
+    expect(inside.q).toEqual([0.5]);
+    expect(inside.terms).toEqual(['~refused']);
+    expect(match('connection refused').q).toEqual([1]);
   });
   it('uses the global statistics: the same documents score higher for a rarer word', () => {
     const rare = rankWindows(docs, [{ label: 'error', df: 2 }], store);

@@ -53,11 +53,10 @@ const comparable = (s: Scanned) => ({
   binary: s.binary,
   matches: s.matches,
   windows: s.windows,
-  counts: s.counts,
 });
 
 describe('scan', () => {
-  it('grep and JS find the same matches, windows and counts in outputs larger than every buffer', async () => {
+  it('grep and JS find the same matches and windows in outputs larger than every buffer', async () => {
     const dir = tempDir();
     // Over 1 MiB (the JS scan's chunk) and, for the common word, far over grep's 64 KiB pipe reads.
     const names = Array.from({ length: 12 }, (_, i) => `out_${i}.txt`);
@@ -86,7 +85,6 @@ describe('scan', () => {
     expect(s.bytes).toBe(line.length + 17);
     // Window 0 holds lines 1-8: every match of both lines.
     expect(s.windows[0]).toEqual([0]);
-    expect(s.counts[0]).toEqual([1_048_577]);
     const last = s.matches.find((m) => m.line === 2);
     expect(
       s.matches
