@@ -16,7 +16,7 @@ import { cleanLine } from '../summary/clean.js';
 import { tokenizeLine } from './tokenize.js';
 
 /** How much a word counts on a line, by how it matches a token of it. */
-export const MATCH_WORTH = { whole: 1, part: 0.85, prefix: 0.7, inside: 0.5, near: 0.5 } as const;
+const MATCH_WORTH = { whole: 1, part: 0.85, prefix: 0.7, inside: 0.5, near: 0.5 } as const;
 /** Added to a word's worth on a line for each doubling of its count there. */
 const REPEAT_WORTH = 0.15;
 /** Worth of a word found in the window but not on its best line. */
@@ -95,7 +95,7 @@ export function lineMatcher(words: readonly Word[]): (text: string) => LineMatch
 }
 
 /** Per query word, how closely one line matches it, and the terms that did. */
-export function lineMatch(text: string, words: readonly Word[]): LineMatch {
+function lineMatch(text: string, words: readonly Word[]): LineMatch {
   const q = words.map(() => 0);
   const terms = new Set<string>();
   const inCompound = words.map(() => false);
