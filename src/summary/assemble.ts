@@ -35,7 +35,7 @@ export const entryCost = (e: Entry) => cost(e.text) + (e.role === 'meta' ? 0 : P
 export const MARKER_COST = 40;
 
 const range = (from: number, to: number) => (from === to ? `${from}` : `${from}-${to}`);
-const gapMarker = (from: number, to: number) =>
+export const gapMarker = (from: number, to: number) =>
   `[ctxwrap: ${formatCount(to - from + 1)} line${to === from ? '' : 's'} omitted, ${range(from, to)}]`;
 /** The line that stands for `n` more copies of the line above it (summary and search hits). */
 export const repeatMarker = (n: number) => `[ctxwrap: previous line repeated ${formatCount(n)} more times]`;

@@ -88,6 +88,8 @@ export interface Collected {
   compared?: Compared;
   /** The run of identical lines through the end of the head, when it has two lines or more. */
   run?: LineRun;
+  /** The last runs of identical lines (two lines or more each), where the tail may start. */
+  endRuns?: LineRun[];
 }
 
 /** A new candidate: one line of its template so far, nothing attached. */

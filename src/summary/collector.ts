@@ -24,6 +24,7 @@
 
 import { cleanLine } from './clean.js';
 import { type Candidate, type Collected, candidate, type LongLine, type NumberedLine } from './collected.js';
+import { EndRun } from './end-run.js';
 import type { Fingerprint } from './fingerprint.js';
 import { looseKey } from './gone.js';
 import { GuardScan } from './guard-scan.js';
@@ -102,6 +103,7 @@ export class Collector {
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
   private readonly runs: RunFollower;
+  private readonly endRun = new EndRun();
   private readonly neighbours: Neighbours;
 
   constructor(options: CollectorOptions = {}) {
@@ -166,6 +168,7 @@ export class Collector {
   private endHuge(): void {
     this.scanned += (this.huge as HugeLine).bytes + 1;
     this.runs.long(this.newlines + 1, this.scanned, this.headEnd());
+    this.endRun.long(this.newlines + 1);
     this.finishHuge();
     this.newlines++;
     this.back.clear();
@@ -181,6 +184,7 @@ export class Collector {
     const lines = this.bytes > 0 && this.lastByte !== NL ? this.newlines + 1 : this.newlines;
     if (this.huge) {
       this.runs.long(lines, this.bytes, this.headEnd());
+      this.endRun.long(lines);
       this.finishHuge();
     } else if (this.carry && this.carry.length > 0) {
       const carry = this.carry;
@@ -214,6 +218,8 @@ export class Collector {
     if (compared) result.compared = compared;
     const run = this.runs.result(this.head.length);
     if (run) result.run = run;
+    const endRuns = this.endRun.result();
+    if (endRuns.length > 0) result.endRuns = endRuns;
     const type = this.sniffer.type;
     if (type) result.binaryType = type;
     return result;
@@ -332,6 +338,7 @@ export class Collector {
       if (this.pending) [pos, line] = this.attach(work, pos, line);
     }
     this.newlines = line - 1;
+    this.endRun.piece(work, work[len - 1] === NL ? this.newlines : line);
     this.scanned += len;
     if (this.barrier > 0) this.back.clear();
     this.back.push(work.subarray(this.barrier));

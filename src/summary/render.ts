@@ -9,6 +9,7 @@ import { estimateTokens } from '../tokens.js';
 import { cost, repeatMarker, size } from './assemble.js';
 import { cleanLines, showControls } from './clean.js';
 import type { Collected } from './collected.js';
+import { joinEndRun } from './end-run.js';
 import { joinRun } from './line-run.js';
 import { cutLine } from './lines.js';
 import { select } from './select.js';
@@ -170,13 +171,17 @@ function summarized(
     }
   }
   const room = budget - size(header);
-  // A run of identical lines longer than the head is told once (see line-run.ts).
-  const entries = joinRun(
-    select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
-      tailRatio,
-      success: facts.exitCode === 0,
-    }),
-    c.run,
+  // A run of identical lines longer than the head, or ending the output, is told once (see
+  // line-run.ts and end-run.ts).
+  const entries = joinEndRun(
+    joinRun(
+      select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
+        tailRatio,
+        success: facts.exitCode === 0,
+      }),
+      c.run,
+    ),
+    c.endRuns,
   );
   const lines: SummaryLine[] = [...header];
   for (const e of entries)

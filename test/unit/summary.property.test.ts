@@ -125,11 +125,11 @@ describe('the summary', () => {
           last = l.line;
           const source = cleaned[l.line - 1] as string;
           // `+` for a new line, the line number between gaps, a count of lines like it after.
-          const m = /^(\+?)(?:(\d+): )?(.*?)(?: \[\+[\d,]+ similar, last \d+\])?$/s.exec(
+          const m = /^(\+?)(?:(\d+): )?(.*?)(?: \[\+[\d,]+ similar, (?:last|first) \d+\])?$/s.exec(
             l.text,
           ) as RegExpExecArray;
           if (m[2] !== undefined && Number(m[2]) === l.line) expect(m[3]).toBeDefined();
-          const bare = l.text.replace(/ \[\+[\d,]+ similar, last \d+\]$/, '');
+          const bare = l.text.replace(/ \[\+[\d,]+ similar, (?:last|first) \d+\]$/, '');
           const shown =
             (m[2] !== undefined && isCutOf(m[3] as string, inert(source))) ||
             isCutOf(bare, inert(source)) ||

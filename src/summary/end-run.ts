@@ -1,0 +1,130 @@
+/**
+ * The run of identical lines the output ends with, however long (issue 20: 500,000 copies of a
+ * line after some others were told as `N lines omitted`, then the line and `previous line
+ * repeated 2,258 more times`, the copies the tail held). After each piece of whole lines the
+ * collector scans, only the copies of the piece's last line at its end are looked at (one native
+ * compare of the bytes against themselves shifted by a line), so the cost is that of the run, not
+ * of the output. The summary then tells the run from its first line (see joinEndRun).
+ */
+
+import { type Entry, gapMarker, repeatMarker } from './assemble.js';
+import type { LineRun } from './line-run.js';
+import { copyOf } from './sniff.js';
+
+const NL = 10;
+
+export class EndRun {
+  private bytes: Buffer | undefined;
+  private from = 0;
+  private to = 0;
+  /** The last run before the current one (two lines or more), where the tail may start. */
+  private before: LineRun | undefined;
+
+  /**
+   * The piece `work` of whole lines (the last may lack its newline, at the output's end) just
+   * scanned, its last line numbered `last`. Pieces come in order, so the current run, when
+   * there is one (no long line since), ends on the line before the piece.
+   */
+  piece(work: Buffer, last: number): void {
+    if (work.length === 0) return;
+    const lead = this.bytes ? copiesAtStart(work, this.bytes) : 0;
+    this.to += lead;
+    if (lead > 0 && lead * (this.bytes as Buffer).length + lead === work.length) return;
+    if (this.bytes && this.to > this.from) this.before = { from: this.from, to: this.to };
+    const end = work.length;
+    const closed = work[end - 1] === NL;
+    // (A negative offset would count from the end: a piece of one empty line starts at 0.)
+    const from = closed ? end - 2 : end - 1;
+    const start = from < 0 ? 0 : work.lastIndexOf(NL, from) + 1;
+    const copies = closed ? copiesAtEnd(work, end - start) : 1;
+    this.bytes = copyOf(work.subarray(start, closed ? end - 1 : end));
+    this.from = last - copies + 1;
+    this.to = last;
+  }
+
+  /** A line too long to compare (numbered `line`) ends any run. */
+  long(line: number): void {
+    if (this.bytes && this.to > this.from) this.before = { from: this.from, to: this.to };
+    this.bytes = undefined;
+    this.from = line;
+    this.to = line;
+  }
+
+  /** The last two runs of two lines or more, the later one last: where the tail may start. */
+  result(): LineRun[] {
+    const now = this.bytes && this.to > this.from ? { from: this.from, to: this.to } : undefined;
+    return [this.before, now].filter((r): r is LineRun => r !== undefined);
+  }
+}
+
+/** How many copies of `line` and a newline start `work` (0 when none). */
+function copiesAtStart(work: Buffer, line: Buffer): number {
+  const p = line.length + 1;
+  if (work.length < p || work[p - 1] !== NL || work.compare(line, 0, line.length, 0, p - 1) !== 0) return 0;
+  const fits = Math.floor(work.length / p);
+  const same = (m: number) => m <= 1 || work.compare(work, p, m * p, 0, (m - 1) * p) === 0;
+  let lo = 1;
+  let hi = fits;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (same(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** How many copies of the last `p` bytes of `work` (a line and its newline) end it (1 at least). */
+function copiesAtEnd(work: Buffer, p: number): number {
+  const end = work.length;
+  const fits = Math.floor(end / p);
+  // The last m·p bytes are copies of the last p when they equal themselves shifted by p.
+  const same = (m: number) =>
+    m <= 1 || work.compare(work, end - m * p, end - p, end - (m - 1) * p, end) === 0;
+  let lo = 1;
+  let hi = fits;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (same(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  // The first copy must start a line: a longer line may end with the same bytes.
+  if (end - lo * p > 0 && work[end - lo * p - 1] !== NL) lo--;
+  return Math.max(1, lo);
+}
+
+/**
+ * The summary's entries with a run the tail starts in told from its first line: a marker of
+ * omitted lines that reaches into the run stops before it, the first shown line of the run
+ * stands for its first, and what is shown of the run after it becomes one repeat marker.
+ */
+export function joinEndRun(entries: Entry[], runs: readonly LineRun[] | undefined): Entry[] {
+  let out = entries;
+  for (const run of runs ?? []) out = joinOne(out, run);
+  return out;
+}
+
+function joinOne(entries: Entry[], run: LineRun): Entry[] {
+  const at = entries.findIndex((e) => e.role !== 'meta' && e.line >= run.from && e.line <= run.to);
+  // Only where the run shows as a line and more (a repeat marker, copies): never grows the summary.
+  if (at < 0 || !(entries[at + 1] && (entries[at + 1] as Entry).line <= run.to)) return entries;
+  const before = entries.slice(0, at);
+  const gap = before.at(-1);
+  if (gap?.role === 'meta' && gap.from !== undefined && gap.line >= run.from - 1) {
+    before.pop();
+    if (gap.from < run.from)
+      before.push({ ...gap, line: run.from - 1, text: gapMarker(gap.from, run.from - 1) });
+  } else if ((gap?.line ?? 0) < run.from - 1) return entries;
+  const { from: _, ...shown } = entries[at] as Entry;
+  const out = [...before, { ...shown, line: run.from }];
+  if (run.to > run.from)
+    out.push({ line: run.to, from: run.from + 1, text: repeatMarker(run.to - run.from), role: 'meta' });
+  for (const e of entries.slice(at + 1)) {
+    if (e.line <= run.to) continue;
+    const from = e.from ?? e.line;
+    // A marker of omitted lines that began inside the run goes on after it.
+    if (e.role === 'meta' && from <= run.to)
+      out.push({ ...e, from: run.to + 1, text: gapMarker(run.to + 1, e.line) });
+    else out.push(e);
+  }
+  return out;
+}

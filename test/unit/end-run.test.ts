@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { Collector } from '../../src/summary/collector.js';
+import { summarize } from '../../src/summary/summarize.js';
+
+const lines = (text: string, n: number) => `${text}\n`.repeat(n);
+const numbers = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}\n`).join('');
+const R = 'retrying: connection refused';
+
+describe('a run of identical lines the tail starts in (issue 20)', () => {
+  it('is told from its first line, not as the copies the tail held after an omitted gap', () => {
+    const out = summarize(`${numbers(20_000)}${lines(R, 200_000)}`);
+    expect(out).toContain(`[ctxwrap: 19,996 lines omitted, 5-20000]\n${R}\n`);
+    expect(out).toContain('[ctxwrap: previous line repeated 199,999 more times]');
+    expect(out).not.toMatch(/omitted, 5-2[0-9]{5}\]/);
+  });
+
+  it('is told from its first line when other lines follow it', () => {
+    const out = summarize(`${numbers(20_000)}${lines(R, 200_000)}gave up\n`, { exitCode: 1 });
+    expect(out).toContain(`${R}\n[ctxwrap: previous line repeated 199,999 more times]\ngave up\n`);
+  });
+
+  it('is found the same however the bytes were split, on outputs larger than every buffer', () => {
+    const bytes = Buffer.from(`${numbers(3_000)}${lines(R, 150_000)}${R}.\n${lines('x', 3)}`);
+    const runsOf = (size: number) => {
+      const c = new Collector({ keepBytes: 65536 });
+      for (let at = 0; at < bytes.length; at += size) c.push(bytes.subarray(at, at + size));
+      return c.end().endRuns;
+    };
+    const want = [
+      { from: 3_001, to: 153_000 },
+      { from: 153_002, to: 153_004 },
+    ];
+    for (const size of [bytes.length, 7, 4096, 65_536, 1 << 20]) expect(runsOf(size)).toEqual(want);
+  });
+
+  it('does not take a longer line that ends with the same bytes for a copy', () => {
+    const c = new Collector({ keepBytes: 65536 });
+    c.push(Buffer.from(`start\nxab\n${lines('ab', 5)}`));
+    expect(c.end().endRuns).toEqual([{ from: 3, to: 7 }]);
+  });
+});
+
+describe('runs of empty lines', () => {
+  it('are followed when a piece is one empty line (a negative offset once made it loop for ever)', () => {
+    const c = new Collector({ keepBytes: 65536 });
+    for (const part of ['a\n', '\n', '\n', '\n', 'b\n', '\n']) c.push(Buffer.from(part));
+    expect(c.end().endRuns).toEqual([{ from: 2, to: 4 }]);
+  });
+});
