@@ -4,6 +4,16 @@
 import { describe, expect, it } from 'vitest';
 import { ctxwrap, onlyId, storedMeta, storedOutput, tempDir, waitFor } from '../support.js';
 
+/** Waits until the only result of `runDir` holds `text` (the command got that far). */
+const printed = (runDir: string, text: string) =>
+  waitFor(() => {
+    try {
+      return storedOutput(runDir, onlyId(runDir)).toString().includes(text);
+    } catch {
+      return false;
+    }
+  });
+
 describe.concurrent('the cap on stored bytes and the free-space floor', () => {
   it('--max-output: a prefix is stored; the header, list, read and search say the result is cut', async () => {
     const runDir = tempDir();
@@ -77,13 +87,7 @@ describe('Ctrl-\\ (SIGQUIT), not at a terminal', () => {
     const runDir = tempDir();
     const line = `trap 'echo "got QUIT"; sleep 0.3; echo "after QUIT"; exit 4' QUIT; echo ready; while :; do sleep 0.05; done`;
     const child = ctxwrap(['-c', line], { runDir });
-    await waitFor(() => {
-      try {
-        return storedOutput(runDir, onlyId(runDir)).toString().includes('ready');
-      } catch {
-        return false;
-      }
-    });
+    await printed(runDir, 'ready');
     process.kill(child.pid as number, 'SIGQUIT');
     const r = await child;
     expect([r.exitCode, r.signal]).toEqual([4, undefined]);
@@ -107,13 +111,7 @@ describe('SIGUSR1, SIGUSR2, SIGALRM to ctxwrap', () => {
       // Ends by itself after 10 s when the signal never comes (no process left behind).
       const line = `trap 'echo "got ${name}"; exit 5' ${name}; echo ready; i=0; while [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; exit 9`;
       const child = ctxwrap(['-c', line], { runDir });
-      await waitFor(() => {
-        try {
-          return storedOutput(runDir, onlyId(runDir)).toString().includes('ready');
-        } catch {
-          return false;
-        }
-      });
+      await printed(runDir, 'ready');
       process.kill(child.pid as number, signal);
       const r = await child;
       expect([r.exitCode, r.signal]).toEqual([5, undefined]);

@@ -46,28 +46,15 @@ describe('blocks', () => {
       `     ^-- ${finding}`,
       '',
     ];
-    const lines: string[] = [];
-    for (let i = 0; i < 60; i++)
-      lines.push(
-        ...para(
-          i + 1,
-          `libexec/tool-${i}`,
-          `echo $x${i}`,
-          'SC2086 (info): Double quote to prevent globbing.',
-        ),
+    const info = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, k) => from + k).flatMap((i) =>
+        para(i + 1, `libexec/tool-${i}`, `echo $x${i}`, 'SC2086 (info): Double quote to prevent globbing.'),
       );
-    lines.push(
+    const lines = [
+      ...info(0, 60),
       ...para(41, 'libexec/run-local', 'while [[ $# > 0 ]]', 'SC2071 (error): > is for string comparisons.'),
-    );
-    for (let i = 60; i < 120; i++)
-      lines.push(
-        ...para(
-          i + 1,
-          `libexec/tool-${i}`,
-          `echo $x${i}`,
-          'SC2086 (info): Double quote to prevent globbing.',
-        ),
-      );
+      ...info(60, 120),
+    ];
     const out = summarize(lines.join('\n'), { id: 'u', path: 'p', exitCode: 1, durationMs: 1 });
     expect(out).toContain('In libexec/run-local line 41:');
     expect(out).toContain('SC2071 (error)');
