@@ -62,6 +62,7 @@ await build({
   outfile: 'dist/search.cjs',
   format: 'cjs',
   plugins: [apart],
-  // Loaded from node_modules when used (--in), not parsed before the scan starts.
-  external: ['fast-glob'],
+  // Loaded from node_modules when used (--in, and ranking once there are candidates), not
+  // parsed before the scan starts.
+  external: ['fast-glob', 'minisearch'],
 });

@@ -13,7 +13,7 @@ import { pickCandidates, readPieces } from './candidates.js';
 import { type Group, groupMask, PHRASE_BOOST, phraseOf, windowGroups } from './groups.js';
 import { pickHits } from './hits.js';
 import { longLined } from './long-lines.js';
-import { type Doc, lineMatcher, rankWindows, type Word } from './rank.js';
+import type { Doc, Word } from './rank.js';
 import { chooseWords, formsFor, literalsOf, nearEligible, withinOneEdit } from './resolve.js';
 import { BLOCK, formsOf, isBinaryOutput, type Scanned, scanFile, scanWithGrep } from './scan.js';
 import { type QueryTerm, tokenizeLine, tokensOf } from './tokenize.js';
@@ -103,6 +103,9 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   // see resultFiles).
   const paths = entries.map((e) => `${dir.results}${sep}${e.meta.id}.txt`);
   const forms = formsFor(opts.terms, literals, formsOf);
+  // minisearch loads while grep runs: it is needed as soon as there is anything to rank.
+  const ranking = import('./rank.js');
+  ranking.catch(() => {});
   const scans = await scanAll(dir, entries, paths, forms, opts);
   const notes = entries.map((e) => opts.noteOf(e));
   const inNotes = (t: string) => notes.some((n) => noteMatches(n, { label: t, df: 0 }));
@@ -157,6 +160,7 @@ export async function search(dir: RunDir, entries: Entry[], opts: SearchOptions)
   const fuzzy = words.filter((w) => w.near).map((w) => ({ word: w.label, as: [...w.near!].slice(0, 3) }));
   const labels = words.map((w) => w.label);
   // Each distinct line is tokenized once, to rank it and to find the lines of a hit that match.
+  const { lineMatcher, rankWindows } = await ranking;
   const match = lineMatcher(words);
   const lineMatches: LineMatches = (line) => match(line).q.some((v) => v > 0);
   // Windows holding only some parts of a word typed whole (no match, nor counted as one).

@@ -114,7 +114,7 @@ describe('rankWindows', () => {
     const match = lineMatcher([{ label: 'refused', df: 2 }]);
     expect(match('all good here').q).toEqual([0]);
     const inside = match('connect ECONNREFUSED 10.0.0.1');
-    expect(inside.q).toEqual([0.5]);
+    expect(inside.q).toEqual([1]);
     expect(inside.terms).toEqual(['~refused']);
     expect(match('connection refused').q).toEqual([1]);
   });
