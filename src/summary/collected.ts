@@ -88,7 +88,7 @@ export interface Collected {
   compared?: Compared;
   /** The run of identical lines through the end of the head, when it has two lines or more. */
   run?: LineRun;
-  /** The last runs of identical lines (two lines or more each), where the tail may start. */
+  /** The run of identical lines the output ends with (two lines or more), as a list of one. */
   endRuns?: LineRun[];
 }
 

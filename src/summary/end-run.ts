@@ -17,8 +17,6 @@ export class EndRun {
   private bytes: Buffer | undefined;
   private from = 0;
   private to = 0;
-  /** The last run before the current one (two lines or more), where the tail may start. */
-  private before: LineRun | undefined;
 
   /**
    * The piece `work` of whole lines (the last may lack its newline, at the output's end) just
@@ -30,7 +28,6 @@ export class EndRun {
     const lead = this.bytes ? copiesAtStart(work, this.bytes) : 0;
     this.to += lead;
     if (lead > 0 && lead * (this.bytes as Buffer).length + lead === work.length) return;
-    if (this.bytes && this.to > this.from) this.before = { from: this.from, to: this.to };
     const end = work.length;
     const closed = work[end - 1] === NL;
     // (A negative offset would count from the end: a piece of one empty line starts at 0.)
@@ -44,16 +41,18 @@ export class EndRun {
 
   /** A line too long to compare (numbered `line`) ends any run. */
   long(line: number): void {
-    if (this.bytes && this.to > this.from) this.before = { from: this.from, to: this.to };
     this.bytes = undefined;
     this.from = line;
     this.to = line;
   }
 
-  /** The last two runs of two lines or more, the later one last: where the tail may start. */
+  /**
+   * The run the output ends with, when it has two lines or more. (Only that one: a run that ends
+   * before the output does is seen here only when it ends where a piece does, which depends on
+   * how the output was read.)
+   */
   result(): LineRun[] {
-    const now = this.bytes && this.to > this.from ? { from: this.from, to: this.to } : undefined;
-    return [this.before, now].filter((r): r is LineRun => r !== undefined);
+    return this.bytes && this.to > this.from ? [{ from: this.from, to: this.to }] : [];
   }
 }
 
