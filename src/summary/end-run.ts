@@ -60,8 +60,11 @@ export class EndRun {
 function copiesAtStart(work: Buffer, line: Buffer): number {
   const p = line.length + 1;
   if (work.length < p || work[p - 1] !== NL || work.compare(line, 0, line.length, 0, p - 1) !== 0) return 0;
-  const fits = Math.floor(work.length / p);
-  const same = (m: number) => m <= 1 || work.compare(work, p, m * p, 0, (m - 1) * p) === 0;
+  return most(Math.floor(work.length / p), (m) => work.compare(work, p, m * p, 0, (m - 1) * p) === 0);
+}
+
+/** The largest m in 1..fits for which `same(m)` holds (it holds for every m up to one). */
+function most(fits: number, same: (m: number) => boolean): number {
   let lo = 1;
   let hi = fits;
   while (lo < hi) {
@@ -77,15 +80,7 @@ function copiesAtEnd(work: Buffer, p: number): number {
   const end = work.length;
   const fits = Math.floor(end / p);
   // The last m·p bytes are copies of the last p when they equal themselves shifted by p.
-  const same = (m: number) =>
-    m <= 1 || work.compare(work, end - m * p, end - p, end - (m - 1) * p, end) === 0;
-  let lo = 1;
-  let hi = fits;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (same(mid)) lo = mid;
-    else hi = mid - 1;
-  }
+  let lo = most(fits, (m) => work.compare(work, end - m * p, end - p, end - (m - 1) * p, end) === 0);
   // The first copy must start a line: a longer line may end with the same bytes.
   if (end - lo * p > 0 && work[end - lo * p - 1] !== NL) lo--;
   return Math.max(1, lo);
