@@ -8,7 +8,7 @@
  */
 
 import { type Entry, gapMarker, repeatMarker } from './assemble.js';
-import type { LineRun } from './line-run.js';
+import { type LineRun, most, periodic } from './line-run.js';
 import { copyOf } from './sniff.js';
 
 const NL = 10;
@@ -60,19 +60,7 @@ export class EndRun {
 function copiesAtStart(work: Buffer, line: Buffer): number {
   const p = line.length + 1;
   if (work.length < p || work[p - 1] !== NL || work.compare(line, 0, line.length, 0, p - 1) !== 0) return 0;
-  return most(Math.floor(work.length / p), (m) => work.compare(work, p, m * p, 0, (m - 1) * p) === 0);
-}
-
-/** The largest m in 1..fits for which `same(m)` holds (it holds for every m up to one). */
-function most(fits: number, same: (m: number) => boolean): number {
-  let lo = 1;
-  let hi = fits;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (same(mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return periodic(work, 0, p);
 }
 
 /** How many copies of the last `p` bytes of `work` (a line and its newline) end it (1 at least). */

@@ -91,12 +91,15 @@ export class RunFollower {
  * How many copies of the `p` bytes at `pos` (a line and its newline) follow one another from
  * there, to the end of `work` at most (1 at least).
  */
-function periodic(work: Buffer, pos: number, p: number): number {
+export function periodic(work: Buffer, pos: number, p: number): number {
   const fits = Math.floor((work.length - pos) / p);
   // The bytes from pos are copies of the first p when they equal themselves shifted by p.
-  const same = (m: number) =>
-    m <= 1 || work.compare(work, pos + p, pos + m * p, pos, pos + (m - 1) * p) === 0;
-  if (same(fits)) return fits;
+  return most(fits, (m) => work.compare(work, pos + p, pos + m * p, pos, pos + (m - 1) * p) === 0);
+}
+
+/** The largest m in 1..fits for which `same(m)` holds (it holds for every m up to one). */
+export function most(fits: number, same: (m: number) => boolean): number {
+  if (same(fits)) return Math.max(1, fits);
   let lo = 1;
   let hi = fits - 1;
   while (lo < hi) {
