@@ -423,8 +423,18 @@ export class Redactor {
  * `Redactor` for consecutive lines.
  */
 export function redactLine(line: string): string {
-  return new Redactor().line(line);
+  let text = redactMemo.get(line);
+  if (text === undefined) {
+    if (redactMemo.size >= REDACT_MEMO) redactMemo.clear();
+    text = new Redactor().line(line);
+    redactMemo.set(line, text);
+  }
+  return text;
 }
+
+/** Lines masked last: the summary masks a held line once per build, and builds twice (warm-up). */
+const REDACT_MEMO = 4096;
+const redactMemo = new Map<string, string>();
 
 /** Masks the secrets in a whole text (lines separated by `\n`), private-key blocks included. */
 export function redact(text: string): string {

@@ -166,6 +166,21 @@ export function isLocation(line: string): boolean {
  * "error/exception handling" in a package description does not pass for a failure.
  */
 export function scoreLine(line: string, hints: readonly string[] = []): Salience {
+  if (hints.length > 0) return scoreOf(line, hints);
+  let s = scoreMemo.get(line);
+  if (s === undefined) {
+    if (scoreMemo.size >= MEMO) scoreMemo.clear();
+    s = scoreOf(line, hints);
+    s = Object.freeze(s);
+    scoreMemo.set(line, s);
+  }
+  return s;
+}
+
+/** Scores of the lines seen last, without hints (a held line is scored several times). */
+const scoreMemo = new Map<string, Salience>();
+
+function scoreOf(line: string, hints: readonly string[]): Salience {
   // Empty, or a level tag alone (`[ERROR] `): nothing to read.
   if (line.length === 0 || /^\s*(?:\[\w+\]\s*)?$/.test(line)) return { kind: 'plain', score: 0 };
   let kind: LineKind = 'plain';
