@@ -20,6 +20,7 @@
 
 import { entropy, maskGitleaks, mightHoldGitleaksSecret } from './gitleaks-mask.js';
 import { keyBlockStep, mayTouchKey } from './key-blocks.js';
+import { remembered } from './memo.js';
 import { moreRules } from './redact-more.js';
 import { mask, type SecretKind } from './secret-kinds.js';
 
@@ -422,19 +423,7 @@ export class Redactor {
  * over several lines is masked only from its BEGIN line onward within that line. Use a
  * `Redactor` for consecutive lines.
  */
-export function redactLine(line: string): string {
-  let text = redactMemo.get(line);
-  if (text === undefined) {
-    if (redactMemo.size >= REDACT_MEMO) redactMemo.clear();
-    text = new Redactor().line(line);
-    redactMemo.set(line, text);
-  }
-  return text;
-}
-
-/** Lines masked last: the summary masks a held line once per build, and builds twice (warm-up). */
-const REDACT_MEMO = 4096;
-const redactMemo = new Map<string, string>();
+export const redactLine: (line: string) => string = remembered((line) => new Redactor().line(line));
 
 /** Masks the secrets in a whole text (lines separated by `\n`), private-key blocks included. */
 export function redact(text: string): string {

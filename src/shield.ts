@@ -4,7 +4,9 @@
  * their line numbers (found while capturing), and known credential formats are masked in the
  * others, with the command-line rules in the lines of a `set -x` trace.
  */
+
 import { keyBlockStep } from './key-blocks.js';
+import { remembered } from './memo.js';
 import { redactLine } from './redact.js';
 import { maskTraceLine } from './redact-command.js';
 import { mask } from './secret-kinds.js';
@@ -187,9 +189,10 @@ const INLINE_MARKER =
  * from an output goes through it (summary, read, search); see inertInline for markers inside.
  */
 export function inertLine(text: string): string {
-  if (PLAINLY_NOT.test(text)) return text;
-  return FORGED.test(seenStart(text)) ? `\\${text}` : text;
+  return PLAINLY_NOT.test(text) ? text : inertStart(text);
 }
+
+const inertStart = remembered((text) => (FORGED.test(seenStart(text)) ? `\\${text}` : text));
 
 /**
  * Escapes ctxwrap's inline markers (`[+N similar, last L]`, `…[N chars omitted]…`) anywhere in

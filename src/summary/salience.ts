@@ -1,3 +1,4 @@
+import { remembered } from '../memo.js';
 /**
  * Salience: how much a single cleaned output line is worth showing to an agent when it sits in
  * the elided middle of a long output. Pure and table-tested.
@@ -166,19 +167,10 @@ export function isLocation(line: string): boolean {
  * "error/exception handling" in a package description does not pass for a failure.
  */
 export function scoreLine(line: string, hints: readonly string[] = []): Salience {
-  if (hints.length > 0) return scoreOf(line, hints);
-  let s = scoreMemo.get(line);
-  if (s === undefined) {
-    if (scoreMemo.size >= MEMO) scoreMemo.clear();
-    s = scoreOf(line, hints);
-    s = Object.freeze(s);
-    scoreMemo.set(line, s);
-  }
-  return s;
+  return hints.length > 0 ? scoreOf(line, hints) : scoreOfLine(line);
 }
 
-/** Scores of the lines seen last, without hints (a held line is scored several times). */
-const scoreMemo = new Map<string, Salience>();
+const scoreOfLine = remembered((line) => Object.freeze(scoreOf(line, [])));
 
 function scoreOf(line: string, hints: readonly string[]): Salience {
   // Empty, or a level tag alone (`[ERROR] `): nothing to read.
@@ -277,20 +269,11 @@ export function hintWords(command: readonly string[]): string[] {
  * grouped by, so that `Argument of type 'number'` stands apart from 27 `Argument of type 'string'`.
  */
 export function template(line: string, keepQuoted = false): string {
-  const memo = keepQuoted ? quotedMemo : plainMemo;
-  let key = memo.get(line);
-  if (key === undefined) {
-    if (memo.size >= MEMO) memo.clear();
-    key = maskVariable(line, keepQuoted);
-    memo.set(line, key);
-  }
-  return key;
+  return keepQuoted ? quotedTemplate(line) : plainTemplate(line);
 }
 
-/** Templates of the lines seen last (the summary asks for a held line's several times). */
-const MEMO = 4096;
-const plainMemo = new Map<string, string>();
-const quotedMemo = new Map<string, string>();
+const plainTemplate = remembered((line) => maskVariable(line, false));
+const quotedTemplate = remembered((line) => maskVariable(line, true));
 
 function maskVariable(line: string, keepQuoted: boolean): string {
   return line
@@ -308,7 +291,14 @@ function maskVariable(line: string, keepQuoted: boolean): string {
  * A looser key for folding runs of similar lines: the indentation and the first two words with
  * numbers masked (`Setting up libfoo (1.2)` and `Setting up libbar (3.4)` are one run).
  */
-export function shape(line: string, words = 2): string {
+export function shape(line: string, words: 1 | 2 = 2): string {
+  return words === 1 ? shapeOne(line) : shapeTwo(line);
+}
+
+const shapeOne = remembered((line) => shapeOf(line, 1));
+const shapeTwo = remembered((line) => shapeOf(line, 2));
+
+function shapeOf(line: string, words: number): string {
   const indent = /^\s*/.exec(line)?.[0].length ?? 0;
   const parts = line.slice(indent).split(/\s+/, words);
   return `${indent}|${parts.map((w) => w.replace(/\d+/g, '#').replace(/[/\\].*/, 'P')).join('|')}`;
