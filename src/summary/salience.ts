@@ -141,6 +141,13 @@ const FAILING_COUNT =
   /[1-9][\d,]*\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
   /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^# fail\s+0\b|\bno (?:errors?|failures?|problems?)\b/i;
+/**
+ * Advice on how to learn more, at the start of a message (behind a level tag or a prompt mark):
+ * `[ERROR] Re-run Maven using the -X switch`, `npm ERR! A complete log of this run can be found
+ * in:`, `For more information about this error, try…`, `* Try:`, `-> [Help 1]`.
+ */
+const ADVICE_START =
+  /^\s*(?:\[\w+\]\s*|npm (?:ERR!|error|warn)\s*|[>*]\s*|(?:note|help|hint|info):\s*)?(?:re-?run\b|run (?:it |this |the command )?(?:again )?with\b|(?:for|to get) more (?:information|info|details|help)\b|to see the full\b|to enable\b|please (?:refer to|read|see)\b|a complete log of this run\b|to learn more\b|try:|-> \[help \d+\]|\[help \d+\])/i;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
 /** Details that explain a failure: an assertion's expected and received values. */
 const DETAIL =
@@ -214,6 +221,8 @@ function scoreOf(line: string, hints: readonly string[]): Salience {
     }
   }
   if (score > 0 && NOISE_START.test(line)) score = Math.max(1, score - 8);
+  // How to learn more is not what went wrong: a build tool's closing advice says nothing new.
+  if (score > 0 && ADVICE_START.test(line)) return { kind: 'plain', score: 0 };
   return weak ? { kind, score, weak } : { kind, score };
 }
 

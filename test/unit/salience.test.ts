@@ -78,6 +78,26 @@ describe('scoreLine', () => {
     expect(scoreLine('  see docs/FAILED-builds.md for how to fail over').score).toBe(prose.score);
   });
 
+  it("gives no severity to a tool's advice on how to learn more, only to what went wrong", () => {
+    for (const advice of [
+      '[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.',
+      '[ERROR] Re-run Maven using the -X switch to enable full debug logging.',
+      '[ERROR] For more information about the errors and possible solutions, please read the following articles:',
+      '[ERROR] Please refer to /work/target/surefire-reports for the individual test results.',
+      '[ERROR] -> [Help 1]',
+      'npm ERR! A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log',
+      'For more information about this error, try `rustc --explain E0425`.',
+      '> Run with --stacktrace option to get the stack trace.',
+    ])
+      expect(scoreLine(advice), advice).toEqual({ kind: 'plain', score: 0 });
+    for (const error of [
+      '[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:2.22.3:test (default-test) on project x: There are test failures.',
+      'Error: build failed, see the log for more information',
+      'npm ERR! code ERESOLVE',
+    ])
+      expect(scoreLine(error).score, error).toBeGreaterThan(0);
+  });
+
   it('counts command-line hints', () => {
     expect(scoreLine('Setting up inkscape (1.2.2-2)', ['inkscape']).kind).toBe('hint');
     expect(scoreLine('Setting up inkscape (1.2.2-2)').score).toBe(0);
