@@ -11,7 +11,7 @@ import { isOwnLocation } from './worth.js';
 export type LineAt = (line: number) => string | undefined;
 
 const DETAIL =
-  /^\s*(?:expected|received|actual|assert|assertionerror|difference|diff\b|left|right|got|want)\b.{0,12}[:=(]|^\s*[-+]{1,2}\s*(?:expected|received|actual)\b|^\s*E\s{2,}\S/i;
+  /^\s*(?:expected|received|actual|assert|assertionerror|difference|diff\b|left|right|got|want|detail|hint)\b.{0,12}[:=(]|^\s*[-+]{1,2}\s*(?:expected|received|actual)\b|^\s*E\s{2,}\S/i;
 const DIFF_MARK = /^\s*[-+](?![-+])\s*\S/;
 /** The line a code frame points at: `> 17 |   expect(x).toBe(false)`. */
 const POINTED = /^\s*>\s*\d+\s*\|/;

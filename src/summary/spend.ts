@@ -4,6 +4,7 @@
  * location of its own keeps more), but never its bonus for being new since the last run.
  */
 import { assemble, type Entry, entryCost, MARKER_COST, size, type Unit } from './assemble.js';
+import { template } from './salience.js';
 
 /** A unit as it waits to be chosen: its template and a suffix saying how many are like it. */
 export interface Pending extends Unit {
@@ -32,6 +33,7 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
   const shown = new Set<number>();
   const taken = new Map<string, number>();
   const texts = new Map<string, Set<string>>();
+  const shownFine = new Set<string>();
   const heap = new Heap(queues(units));
   let used = 0;
   let least = 0;
@@ -43,6 +45,10 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
     // Worth only falls as members of a template are shown: a stale top is brought up to date.
     if (top.k !== k) {
       heap.push({ q, s: effective(unit, k), k });
+      continue;
+    }
+    if (preferDistinct(q, shownFine)) {
+      heap.push({ q, s: effective(q.units[q.next] as Pending, k), k });
       continue;
     }
     q.next++;
@@ -81,6 +87,7 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
     chosen.push(candidate);
     for (const e of entries) for (let l = e.from ?? e.line; l <= e.line; l++) shown.add(l);
     taken.set(unit.key, k + 1);
+    shownFine.add(fineOf(unit));
     if (!texts.has(unit.key)) texts.set(unit.key, new Set());
     texts.get(unit.key)?.add(unit.main);
     used += need;
@@ -89,6 +96,34 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
   }
   return fitting(chosen, room, total);
 }
+
+/** A unit's finer template: its quoted names kept (see template in salience.ts). */
+const fineOf = (u: Pending) => template(u.main, true);
+
+/**
+ * When the queue's next unit repeats a finer template already shown (the fourth
+ * `ERROR: … table "playlist_track" …`), a member of another finer template not far behind it
+ * (the one `… table "invoice_line" …`) moves ahead of it: a distinct error before another
+ * copy of one already shown. True when the queue was reordered.
+ */
+function preferDistinct(q: Queue, shownFine: ReadonlySet<string>): boolean {
+  const head = q.units[q.next] as Pending;
+  if (!shownFine.has(fineOf(head))) return false;
+  const end = Math.min(q.units.length, q.next + 1 + DISTINCT_LOOKAHEAD);
+  for (let j = q.next + 1; j < end; j++) {
+    const u = q.units[j] as Pending;
+    if (u.score < head.score * DISTINCT_WORTH) return false;
+    if (shownFine.has(fineOf(u))) continue;
+    q.units.splice(j, 1);
+    q.units.splice(q.next, 0, u);
+    return true;
+  }
+  return false;
+}
+
+/** How far behind, in members, and at what fraction of the worth, a distinct member is sought. */
+const DISTINCT_LOOKAHEAD = 64;
+const DISTINCT_WORTH = 0.7;
 
 /**
  * The units in queues of one template and one way of losing worth (so that, within a queue, the

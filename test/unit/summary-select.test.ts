@@ -33,6 +33,33 @@ describe('selection by information', () => {
     expect(out.trimEnd().split('\n').at(-1)).toContain('3 files changed, 12 insertions(+)');
   });
 
+  it('shows a distinct error before more copies of one already shown, and its DETAIL line with it', () => {
+    // A database load: thousands of echoed rows, one error on one table, then many on another
+    // (the same message but for the table's name), as psql prints them.
+    const rows = (from: number, n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) => `    (${from + i}, ${(from + i) % 97}, ${(i * 7) % 3000}, 0.99, 1),`,
+      );
+    const fk = (line: number, table: string, key: number) => [
+      `psql:load.sql:${line}: ERROR:  insert or update on table "${table}" violates foreign key constraint "${table}_track_id_fkey"`,
+      `DETAIL:  Key (track_id)=(${key}) is not present in table "track".`,
+    ];
+    const text = [
+      ...rows(1, 3000),
+      ...fk(3010, 'invoice_line', 1006),
+      ...rows(3001, 3000),
+      ...Array.from({ length: 9 }, (_, k) => [
+        ...fk(6100 + k * 400, 'playlist_track', 3000 + k),
+        ...rows(10000 + k * 400, 398),
+      ]).flat(),
+      'COMMIT',
+    ].join('\n');
+    const out = summarize(text, { ...facts, exitCode: 0 });
+    expect(out).toContain('on table "invoice_line" violates');
+    expect(out).toContain('Key (track_id)=(1006) is not present');
+  });
+
   it('keeps a singleton error among hundreds of lines of one template', () => {
     for (const n of [600, 6000]) {
       const warnings = (from: number) =>
