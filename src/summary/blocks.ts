@@ -18,6 +18,8 @@ const POINTED = /^\s*>\s*\d+\s*\|/;
 const CAUSE =
   /\b(?:caused by|because|reason|cause)\b|\b(?:ENOENT|ENOTFOUND|EACCES|ECONNREFUSED|EADDRINUSE)\b/i;
 const PANIC = /\bpanic(?:ked)?\b/i;
+/** An exception's message: `org.opentest4j.AssertionFailedError: expected: <bar> but was: <=bar>`. */
+const MESSAGE = /^\s*(?:[a-z][\w$]*\.)*[A-Z][A-Za-z]*(?:Error|Exception|Failure)\b(?:\s*\[[\w-]+\])?:/;
 const BLOCK_SPAN = 24;
 const MAX_BLOCK = 5;
 const PARENT_SPAN = 80;
@@ -50,7 +52,8 @@ export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boole
     blanks = 0;
     // The block ends at the next header: a line as salient as an error, no deeper than this one.
     if (indentOf(text) <= indent && isHeader(text)) break;
-    if (panic && picked.length === 0 && k === n + 1) picked.push(k);
+    // The message under a panic's location or a failure's title.
+    if (picked.length === 0 && k === n + 1 && (panic || MESSAGE.test(text))) picked.push(k);
     else if (DETAIL.test(text) || DIFF_MARK.test(text) || POINTED.test(text)) picked.push(k);
     else if (!location && isOwnLocation(text)) {
       location = true;

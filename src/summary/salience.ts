@@ -125,7 +125,7 @@ export function buildGuard(extra: readonly string[] = []): RegExp {
 }
 
 const STRONG_ERROR_START =
-  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|[A-Z][A-Za-z]*(?:\/?Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
+  /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|(?:[a-z][\w$]*\.)*[A-Z][A-Za-z]*(?:\/?Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
 const LOCATED_ERROR =
   /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal|runtime error)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b|^\s*(?:\[ERROR\]\s*)?[\w./\\-]+\.\w+:\[\d+,\d+\] )/i;
 // Whole words only: not after or before `-`, `/`, `.` or `_` (compiler flags -Wfatal-errors,
@@ -138,7 +138,7 @@ const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\
 const COUNT_LINE =
   /(?<![\d:.]\s*|[,/])\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites)\s+\d/i;
 const FAILING_COUNT =
-  /[1-9][\d,]*\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
+  /[1-9](?:[\d,]*\d)?\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
   /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^# fail\s+0\b|\bno (?:errors?|failures?|problems?)\b/i;
 /**

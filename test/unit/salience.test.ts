@@ -78,6 +78,19 @@ describe('scoreLine', () => {
     expect(scoreLine('  see docs/FAILED-builds.md for how to fail over').score).toBe(prose.score);
   });
 
+  it('reads a comma after a count as the end of the number, not a thousands separator', () => {
+    // Surefire's per-class line: `1, Failures: 0` is one test run and no failure.
+    const passing = scoreLine(
+      '[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.3 s - in a.BTest',
+    );
+    const failing = scoreLine(
+      '[ERROR] Tests run: 87, Failures: 7, Errors: 0, Skipped: 2, Time elapsed: 0.1 s <<< FAILURE! - in a.CTest',
+    );
+    expect(passing.kind).toBe('count');
+    expect(passing.score).toBeLessThan(failing.score);
+    expect(scoreLine('1,234 failed, 5 passed').score).toBe(failing.score);
+  });
+
   it("gives no severity to a tool's advice on how to learn more, only to what went wrong", () => {
     for (const advice of [
       '[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.',

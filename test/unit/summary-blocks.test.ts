@@ -80,6 +80,27 @@ describe('blocks', () => {
   });
 });
 
+describe('exception messages', () => {
+  it("reads a qualified exception name as an error and shows the message under a failure's title", () => {
+    expect(scoreLine('org.opentest4j.AssertionFailedError: expected: <bar> but was: <=bar>').score).toBe(12);
+    expect(scoreLine('requests.exceptions.ConnectionError: HTTPSConnectionPool(host=x)').score).toBe(12);
+    const stack = Array.from(
+      { length: 40 },
+      (_, i) => `\tat org.junit.platform.engine.Node${i}.execute(Node.java:${i + 10})`,
+    );
+    const text = [
+      ...Array.from({ length: 300 }, (_, i) => `[INFO] Running org.example.Suite${i}Test`),
+      '[ERROR] testLongWithEqualDoubleDash  Time elapsed: 0.019 s  <<< FAILURE!',
+      'org.opentest4j.AssertionFailedError: expected: <bar> but was: <=bar>',
+      ...stack,
+      ...Array.from({ length: 300 }, (_, i) => `[INFO] Running org.example.Other${i}Test`),
+      '[INFO] BUILD FAILURE',
+    ].join('\n');
+    const out = summarize(text, facts);
+    expect(out).toContain('AssertionFailedError: expected: <bar> but was: <=bar>');
+  });
+});
+
 describe('verdict', () => {
   it('is the tally of both outcomes among failing count lines', () => {
     const lines = [
