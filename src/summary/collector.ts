@@ -29,7 +29,7 @@ import type { Fingerprint } from './fingerprint.js';
 import { looseKey } from './gone.js';
 import { GuardScan } from './guard-scan.js';
 import { HeadBytes } from './head-bytes.js';
-import { hasPrivate, KeyRanges } from './key-ranges.js';
+import { CUT_BYTES, hasMarkPiece, hasPrivate, KeyRanges, linesBefore } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
@@ -61,6 +61,8 @@ const NL = 10;
 // V8's young generation, where a 1 MB one costs page faults (100 MB: 70 ms against 500 ms).
 const NL_BYTE = Buffer.from('\n');
 const NAMES_KEY = /private key|private-lines:/i;
+/** Read for key blocks too, when a marker is cut over lines (see cutMarker). */
+const KEY_MARKS = ['-----b', '-----e', 'begin'];
 
 /** What a number-masked line form scores, computed once per form. */
 interface Scored {
@@ -109,7 +111,7 @@ export class Collector {
     this.hints = options.hints ?? [];
     this.last = new LastBytes(heldBytes(this.keepBytes));
     this.endRun = new EndRun(this.keepBytes);
-    this.scan = new GuardScan(buildGuard(this.hints), this.keepBytes);
+    this.scan = new GuardScan(buildGuard([...this.hints, ...KEY_MARKS]), this.keepBytes);
     this.memory = new RunMemory(options.previous);
     this.runs = new RunFollower(this.keepBytes);
     this.head = new HeadBytes(this.keepBytes);
@@ -469,8 +471,10 @@ export class Collector {
    * is made of it (a salient line, one attached to an error, or neither); long lines never are.
    */
   private trackKey(work: Buffer, s: number, e: number, line: number): void {
-    if (!hasPrivate(work, s, e) || !NAMES_KEY.test(work.toString('latin1', s, e))) return;
-    this.keys.track(cleanLine(work.toString('utf8', s, e)), line);
+    const named = hasPrivate(work, s, e) && NAMES_KEY.test(work.toString('latin1', s, e));
+    if (!named && !hasMarkPiece(work, s, e)) return;
+    const before = () => linesBefore(this.before(work, s, CUT_BYTES));
+    this.keys.track(cleanLine(work.toString('utf8', s, e)), line, before);
   }
 
   /** Keeps the best MAX_GROUPS groups (deterministically: by score, then earliest). */
