@@ -32,7 +32,11 @@ const read = (runDir: string, lines?: string) =>
 describe('a secret cut over the two lines a block of read ends and starts with', () => {
   for (const [first, rest, pieces] of [
     ['key id AKIA52GEX', 'AMPLEVV3IOQ in use', ['AKIA52GEX', 'AMPLEVV3IOQ']],
-    ['using ghp_aB3dE5fG7hJ9kL1mN3p', 'Q5rS7tU9vW1xY3z5A7b to push', ['aB3dE5fG7hJ9kL1mN3p', 'Q5rS7tU9vW1xY3z5A7b']],
+    [
+      'using ghp_aB3dE5fG7hJ9kL1mN3p',
+      'Q5rS7tU9vW1xY3z5A7b to push',
+      ['aB3dE5fG7hJ9kL1mN3p', 'Q5rS7tU9vW1xY3z5A7b'],
+    ],
   ] as const) {
     it(`is masked on both sides: ${first}`, async () => {
       const runDir = tempDir();
@@ -42,7 +46,10 @@ describe('a secret cut over the two lines a block of read ends and starts with',
       for (const lines of [undefined, 'grep:in use|to push', 'grep:key id|using', '10480-10490', 'last:3']) {
         const { stdout } = await read(runDir, lines);
         expect(stdout, String(lines)).toMatch(/in use|to push|key id|using/);
-        expect(pieces.filter((p) => stdout.includes(p)), String(lines)).toEqual([]);
+        expect(
+          pieces.filter((p) => stdout.includes(p)),
+          String(lines),
+        ).toEqual([]);
       }
       // grep matches what it would show: a piece of the masked secret is not found.
       const { stdout } = await read(runDir, `grep:${pieces[0]}|${pieces[1]}`);
