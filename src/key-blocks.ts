@@ -49,6 +49,45 @@ export function mayTouchKey(line: string, open: boolean): boolean {
   return open || line.includes('-----BEGIN ') || line.includes('Private-Lines:');
 }
 
+// A private-key marker whole, and the start of one (BEGIN or END) short of its last dash.
+const MARKER = /-----(BEGIN|END) [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+const MARKER_START =
+  /-----(?:(B(?:E(?:G(?:I(?:N(?: [A-Z0-9 -]{0,50})?)?)?)?)?)|E(?:N(?:D(?: [A-Z0-9 -]{0,50})?)?)?)$/;
+// A start that names a public block (a certificate, a public key, a signature) is not one.
+const PUBLIC_PART = /CERT|PUB|SIGN|MESS|CRL|PARAM|REQ|PKCS7|CMS/;
+
+/** A private-key marker cut over lines: BEGIN or END, and how many lines before it starts. */
+export interface CutMarker {
+  kind: 'begin' | 'end';
+  back: number;
+}
+
+/**
+ * A private-key marker cut over lines (an output folded, or wrapped at a terminal's width), found
+ * in `line` joined to the lines before it (`before`, the nearest last; their ends are enough): a
+ * whole marker that ends in `line` and began before it, or the start of one that `line` ends
+ * (begun in it or before, short of its last dash).
+ */
+export function cutMarkerAt(before: readonly string[], line: string): CutMarker | undefined {
+  const parts = [...before, line].map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const starts: number[] = [];
+  let joined = '';
+  for (const p of parts) {
+    starts.push(joined.length);
+    joined += p;
+  }
+  const at = starts.at(-1) as number;
+  if (joined.length === at) return undefined;
+  const back = (i: number) => parts.length - 1 - starts.findLastIndex((s) => s <= i);
+  MARKER.lastIndex = 0;
+  for (let m = MARKER.exec(joined); m; m = MARKER.exec(joined))
+    if (m.index < at && m.index + m[0].length > at)
+      return { kind: m[1] === 'BEGIN' ? 'begin' : 'end', back: back(m.index) };
+  const start = MARKER_START.exec(joined);
+  if (!start || start[0].endsWith('-----') || PUBLIC_PART.test(start[0])) return undefined;
+  return { kind: start[1] === undefined ? 'end' : 'begin', back: back(start.index) };
+}
+
 // The header of the private part of a PuTTY key file (.ppk): the base64 lines after it are the key.
 const PUTTY_PRIVATE = /^\s*Private-Lines:\s*(\d{1,4})\s*$/;
 

@@ -15,6 +15,7 @@ import {
   wholeBytes,
 } from '../read/bounded-output.js';
 import { grepDeadlineMs, withDeadline } from '../read/deadline.js';
+import { fileLineAfter, fileLineBefore } from '../read/file-lines.js';
 import { type GrepPlan, grepFile, planGrep } from '../read/grep.js';
 import {
   type Block,
@@ -144,6 +145,7 @@ function select(
     match = true,
     at?: number,
     restAt?: number,
+    fileAt = at,
   ): boolean => {
     if (opts.records && !opts.raw && match && at !== undefined) {
       const header = headerAbove(fd, line, buf, start, end, at);
@@ -171,8 +173,10 @@ function select(
     // The lines before and after, where at hand, for a secret cut over two lines; a long line
     // shows two ends: the first is the line's start, the second its end.
     const long = lineEndAt !== undefined || end - start > wholeBytes(wide);
-    const before = () => lineBefore(buf, start);
-    const after = () => lineAfter(buf, end);
+    // At a block's edge, they are read from the file (a secret may be cut across the edge).
+    const endAt = lineEndAt ?? (fileAt === undefined ? undefined : fileAt + end - start);
+    const before = () => lineBefore(buf, start) ?? (fileAt ? fileLineBefore(fd, fileAt) : undefined);
+    const after = () => lineAfter(buf, end) ?? (endAt === undefined ? undefined : fileLineAfter(fd, endAt));
     let part = 0;
     const mask = (t: string) =>
       shield(line, t, !long ? { before, after } : part++ === 0 ? { before } : { after });
@@ -251,6 +255,7 @@ type Add = (
   match?: boolean,
   at?: number,
   restAt?: number,
+  fileAt?: number,
 ) => boolean;
 
 /** Shows the requested ranges in order while they fit; reads no further than needed. */
@@ -269,7 +274,8 @@ function selectForward(fd: number, ranges: LineRange[], known: number | undefine
       if (!range || range.from > total) break;
       const end = lineEnd(buf, pos);
       if (line >= range.from && line > lastShown) {
-        if (add(line, buf, pos, end, true, undefined, restAt(block, end))) lastShown = line;
+        if (add(line, buf, pos, end, true, undefined, restAt(block, end), block.offset + pos))
+          lastShown = line;
         else firstUnshown = line;
       }
       pos = end + 1;
@@ -292,7 +298,8 @@ function selectLast(fd: number, size: number, count: number, known: number | und
     const buf = block.buf;
     for (let pos = 0, line = block.line; pos < buf.length && line <= total; line++) {
       const end = lineEnd(buf, pos);
-      if (!(block.continued && pos === 0)) add(line, buf, pos, end, true, undefined, restAt(block, end));
+      if (!(block.continued && pos === 0))
+        add(line, buf, pos, end, true, undefined, restAt(block, end), block.offset + pos);
       pos = end + 1;
     }
   }

@@ -16,6 +16,7 @@ import type { Around } from '../shield.js';
 import { cleanLine } from '../summary/clean.js';
 import { lineAfter, lineBefore } from '../summary/neighbours.js';
 import { countNewlines, lowerCopy, mayHideLiteral, needsCleaning } from './bytes.js';
+import { fileLineAfter, fileLineBefore } from './file-lines.js';
 import { type Block, BlockReader, lastLineOf, lineEnd, type ReaderOptions } from './line-reader.js';
 import type { GrepRequest } from './parse-line-spec.js';
 import { hasLookaround, requiredLiteral } from './required-literal.js';
@@ -102,7 +103,7 @@ export function grepFile(
   show: ShowLine,
   reading: ReaderOptions = {},
 ): GrepResult {
-  const scan = new GrepScan(plan, context, show);
+  const scan = new GrepScan(fd, plan, context, show);
   const reader = new BlockReader(fd, reading);
   let lines = 0;
   for (let block = reader.next(); block; block = reader.next()) {
@@ -144,6 +145,7 @@ class GrepScan {
   private testedText = '';
 
   constructor(
+    private readonly fd: number,
     private readonly plan: GrepPlan,
     private readonly context: number,
     private readonly show: ShowLine,
@@ -264,10 +266,14 @@ class GrepScan {
       // tested just before is not decoded again).
       const buf = this.buf;
       const [testedEnd, testedText] = [this.testedEnd, this.testedText];
-      const before = () => (testedEnd === start - 1 ? testedText : lineBefore(buf, start));
+      // At the block's edges, they are read from the file.
+      const [fd, at] = [this.fd, this.offset];
+      const before = () =>
+        testedEnd === start - 1 ? testedText : (lineBefore(buf, start) ?? fileLineBefore(fd, at + start));
+      const after = () => lineAfter(buf, end) ?? fileLineAfter(fd, at + end);
       const text = cleanLine(buf.toString('utf8', start, end));
       [this.testedEnd, this.testedText] = [end, text];
-      return this.plan.line.test(mask(line, text, { before, after: () => lineAfter(buf, end) }));
+      return this.plan.line.test(mask(line, text, { before, after }));
     }
     if (this.plan.plain && !needsCleaning(this.buf, start, end)) return true;
     return this.plan.line.test(cleanLine(this.buf.toString('utf8', start, end)));

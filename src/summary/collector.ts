@@ -29,7 +29,7 @@ import type { Fingerprint } from './fingerprint.js';
 import { looseKey } from './gone.js';
 import { GuardScan } from './guard-scan.js';
 import { HeadBytes } from './head-bytes.js';
-import { hasPrivate, KeyRanges } from './key-ranges.js';
+import { CUT_BYTES, hasMarkPiece, hasPrivate, KeyRanges, linesBefore } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
@@ -38,6 +38,7 @@ import { BEFORE_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
 import { BinarySniffer, copyOf } from './sniff.js';
+import { heldBytes, SCAN_BYTES, tailStart } from './tail-run.js';
 
 export interface CollectorOptions {
   /** Lower-cased words from the command line that make a line worth showing. */
@@ -56,13 +57,12 @@ const MAX_CACHE = 20000;
 const HASH_ALL_BYTES = 4 << 20;
 const ATTACH_LOOKAHEAD = 12;
 const NL = 10;
-/**
- * Lines are decoded and scanned in pieces of about this many bytes: a string this small is made
- * in V8's young generation, where a 1 MB one costs page faults (100 MB: 70 ms against 500 ms).
- */
-const SCAN_BYTES = 32 * 1024;
+// Lines are decoded and scanned in pieces of about SCAN_BYTES: a string this small is made in
+// V8's young generation, where a 1 MB one costs page faults (100 MB: 70 ms against 500 ms).
 const NL_BYTE = Buffer.from('\n');
 const NAMES_KEY = /private key|private-lines:/i;
+/** Read for key blocks too, when a marker is cut over lines (see cutMarker). */
+const KEY_MARKS = ['-----b', '-----e', 'begin'];
 
 /** What a number-masked line form scores, computed once per form. */
 interface Scored {
@@ -87,7 +87,7 @@ export class Collector {
   private lastByte = -1;
   private readonly sniffer = new BinarySniffer();
   private readonly head: HeadBytes;
-  /** The last keepBytes + 1 bytes pushed (the tail and the byte before it). */
+  /** The last bytes pushed: the tail, and the bytes before it a run may be counted back in. */
   private readonly last: LastBytes;
   private carry: Buffer | null = null;
   private huge: HugeLine | null = null;
@@ -103,14 +103,15 @@ export class Collector {
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
   private readonly runs: RunFollower;
-  private readonly endRun = new EndRun();
+  private readonly endRun: EndRun;
   private readonly neighbours: Neighbours;
 
   constructor(options: CollectorOptions = {}) {
     this.keepBytes = Math.min(1 << 20, Math.max(4096, options.keepBytes ?? 65536));
     this.hints = options.hints ?? [];
-    this.last = new LastBytes(this.keepBytes + 1);
-    this.scan = new GuardScan(buildGuard(this.hints), this.keepBytes);
+    this.last = new LastBytes(heldBytes(this.keepBytes));
+    this.endRun = new EndRun(this.keepBytes);
+    this.scan = new GuardScan(buildGuard([...this.hints, ...KEY_MARKS]), this.keepBytes);
     this.memory = new RunMemory(options.previous);
     this.runs = new RunFollower(this.keepBytes);
     this.head = new HeadBytes(this.keepBytes);
@@ -218,7 +219,7 @@ export class Collector {
     if (compared) result.compared = compared;
     const run = this.runs.result(this.head.length);
     if (run) result.run = run;
-    const endRuns = this.endRun.result();
+    const endRuns = this.endRun.result(this.last.bytes, this.bytes, lines);
     if (endRuns.length > 0) result.endRuns = endRuns;
     const type = this.sniffer.type;
     if (type) result.binaryType = type;
@@ -234,19 +235,10 @@ export class Collector {
    */
   private tailLines(longLines: Map<number, LongLine>, lines: number): NumberedLine[] {
     const all = this.last.bytes;
-    let buf = all;
-    let offset = this.bytes - buf.length;
-    if (buf.length > this.keepBytes) {
-      offset += buf.length - this.keepBytes;
-      buf = buf.subarray(buf.length - this.keepBytes);
-    }
-    if (offset > 0 && all[all.length - buf.length - 1] !== NL) {
-      const nl = buf.indexOf(NL);
-      if (nl === -1) return [];
-      buf = buf.subarray(nl + 1);
-      offset += nl + 1;
-    }
-    if (buf.length === 0) return [];
+    const at = tailStart(all, this.bytes, this.keepBytes);
+    if (at < 0) return [];
+    const buf = all.subarray(at);
+    const offset = this.bytes - all.length + at;
     const starts: number[] = [];
     for (let at = 0; at < buf.length; ) {
       starts.push(at);
@@ -338,7 +330,7 @@ export class Collector {
       if (this.pending) [pos, line] = this.attach(work, pos, line);
     }
     this.newlines = line - 1;
-    this.endRun.piece(work, work[len - 1] === NL ? this.newlines : line);
+    this.endRun.piece(work, work[len - 1] === NL ? this.newlines : line, this.scanned + len);
     this.scanned += len;
     if (this.barrier > 0) this.back.clear();
     this.back.push(work.subarray(this.barrier));
@@ -479,8 +471,10 @@ export class Collector {
    * is made of it (a salient line, one attached to an error, or neither); long lines never are.
    */
   private trackKey(work: Buffer, s: number, e: number, line: number): void {
-    if (!hasPrivate(work, s, e) || !NAMES_KEY.test(work.toString('latin1', s, e))) return;
-    this.keys.track(cleanLine(work.toString('utf8', s, e)), line);
+    const named = hasPrivate(work, s, e) && NAMES_KEY.test(work.toString('latin1', s, e));
+    if (!named && !hasMarkPiece(work, s, e)) return;
+    const before = () => linesBefore(this.before(work, s, CUT_BYTES));
+    this.keys.track(cleanLine(work.toString('utf8', s, e)), line, before);
   }
 
   /** Keeps the best MAX_GROUPS groups (deterministically: by score, then earliest). */

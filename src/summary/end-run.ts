@@ -8,8 +8,9 @@
  */
 
 import { type Entry, gapMarker, repeatMarker } from './assemble.js';
-import { type LineRun, most, periodic } from './line-run.js';
+import { type LineRun, periodic } from './line-run.js';
 import { copyOf } from './sniff.js';
+import { copiesEndingAt, pieceMost, runAtTail, SCAN_BYTES, type SeenRun } from './tail-run.js';
 
 const NL = 10;
 
@@ -17,26 +18,60 @@ export class EndRun {
   private bytes: Buffer | undefined;
   private from = 0;
   private to = 0;
+  /** Long runs seen where a piece ended, the last ones (see tail-run.ts). */
+  private readonly seen: SeenRun[] = [];
+
+  /** `keepBytes`: the tail's size (the run the tail starts in is looked for, see tail-run.ts). */
+  constructor(private readonly keepBytes: number) {}
 
   /**
    * The piece `work` of whole lines (the last may lack its newline, at the output's end) just
    * scanned, its last line numbered `last`. Pieces come in order, so the current run, when
    * there is one (no long line since), ends on the line before the piece.
    */
-  piece(work: Buffer, last: number): void {
+  piece(work: Buffer, last: number, endsAt: number): void {
     if (work.length === 0) return;
     const lead = this.bytes ? copiesAtStart(work, this.bytes) : 0;
     this.to += lead;
-    if (lead > 0 && lead * (this.bytes as Buffer).length + lead === work.length) return;
+    if (lead > 0 && lead * (this.bytes as Buffer).length + lead === work.length) {
+      this.record(endsAt);
+      return;
+    }
     const end = work.length;
     const closed = work[end - 1] === NL;
     // (A negative offset would count from the end: a piece of one empty line starts at 0.)
     const from = closed ? end - 2 : end - 1;
     const start = from < 0 ? 0 : work.lastIndexOf(NL, from) + 1;
-    const copies = closed ? copiesAtEnd(work, end - start) : 1;
+    // A line too long to hold is not one of a run, however it came (see Collector.inlineHuge).
+    if ((closed ? end - 1 : end) - start > this.keepBytes) {
+      this.long(last);
+      return;
+    }
+    const copies = closed ? copiesEndingAt(work, end, end - start, false) : 1;
     this.bytes = copyOf(work.subarray(start, closed ? end - 1 : end));
     this.from = last - copies + 1;
     this.to = last;
+    this.record(endsAt);
+  }
+
+  /**
+   * Keeps the current run when it is long (SCAN_BYTES or more: a shorter one the tail starts in
+   * is found in the bytes held), and forgets those that ended too early to matter.
+   */
+  private record(endsAt: number): void {
+    const line = this.bytes;
+    const seen = this.seen;
+    if (line && (this.to - this.from + 1) * (line.length + 1) >= SCAN_BYTES) {
+      const top = seen.at(-1);
+      // A run is known by its first line, which is exact wherever the run is seen.
+      if (top?.from === this.from) Object.assign(top, { to: this.to, endsAt });
+      else seen.push({ from: this.from, to: this.to, line, endsAt });
+    }
+    while (
+      seen.length > 0 &&
+      (seen[0] as SeenRun).endsAt < endsAt - this.keepBytes - pieceMost(this.keepBytes)
+    )
+      seen.shift();
   }
 
   /** A line too long to compare (numbered `line`) ends any run. */
@@ -47,12 +82,17 @@ export class EndRun {
   }
 
   /**
-   * The run the output ends with, when it has two lines or more. (Only that one: a run that ends
-   * before the output does is seen here only when it ends where a piece does, which depends on
-   * how the output was read.)
+   * The run the tail starts in, when it began before the tail, and the run the output ends with,
+   * each when it has two lines or more. `held`: the output's last bytes (see heldBytes), the
+   * output `total` bytes and `lines` lines long.
    */
-  result(): LineRun[] {
-    return this.bytes && this.to > this.from ? [{ from: this.from, to: this.to }] : [];
+  result(held: Buffer, total: number, lines: number): LineRun[] {
+    const out: LineRun[] = [];
+    const tail = runAtTail(held, total, lines, this.keepBytes, this.seen);
+    if (tail) out.push(tail);
+    if (this.bytes && this.to > this.from && tail?.from !== this.from)
+      out.push({ from: this.from, to: this.to });
+    return out;
   }
 }
 
@@ -61,17 +101,6 @@ function copiesAtStart(work: Buffer, line: Buffer): number {
   const p = line.length + 1;
   if (work.length < p || work[p - 1] !== NL || work.compare(line, 0, line.length, 0, p - 1) !== 0) return 0;
   return periodic(work, 0, p);
-}
-
-/** How many copies of the last `p` bytes of `work` (a line and its newline) end it (1 at least). */
-function copiesAtEnd(work: Buffer, p: number): number {
-  const end = work.length;
-  const fits = Math.floor(end / p);
-  // The last m·p bytes are copies of the last p when they equal themselves shifted by p.
-  let lo = most(fits, (m) => work.compare(work, end - m * p, end - p, end - (m - 1) * p, end) === 0);
-  // The first copy must start a line: a longer line may end with the same bytes.
-  if (end - lo * p > 0 && work[end - lo * p - 1] !== NL) lo--;
-  return Math.max(1, lo);
 }
 
 /**
@@ -97,7 +126,12 @@ function joinOne(entries: Entry[], run: LineRun): Entry[] {
       before.push({ ...gap, line: run.from - 1, text: gapMarker(gap.from, run.from - 1) });
   } else if ((gap?.line ?? 0) < run.from - 1) return entries;
   const { from: _, ...shown } = entries[at] as Entry;
-  const out = [...before, { ...shown, line: run.from }];
+  // A line numbered where it was shown is numbered where the run starts.
+  const mark = `${shown.isNew ? '+' : ''}${shown.line}: `;
+  const text = shown.text.startsWith(mark)
+    ? `${mark[0] === '+' ? '+' : ''}${run.from}: ${shown.text.slice(mark.length)}`
+    : shown.text;
+  const out = [...before, { ...shown, line: run.from, text }];
   if (run.to > run.from)
     out.push({ line: run.to, from: run.from + 1, text: repeatMarker(run.to - run.from), role: 'meta' });
   for (const e of entries.slice(at + 1)) {

@@ -1,18 +1,25 @@
 /** The lines of PEM private-key blocks in an output, followed line by line (see keyBlockStep). */
 
-import { keyBlockStep, mayTouchKey, puttyPrivateLines } from '../key-blocks.js';
+import { cutMarkerAt, keyBlockStep, mayTouchKey, puttyPrivateLines } from '../key-blocks.js';
 import type { LineRange } from '../shield.js';
+import { cleanLine } from './clean.js';
 
 const MAX_KEY_RANGES = 64;
 /** A key block with no END marker is taken to run this many lines at most. */
 const KEY_MAX_LINES = 100;
+/** A line that may end a piece of a private-key marker. */
+const MAY_CUT = /-|BEGIN|PRIVATE|KEY/;
 
 export class KeyRanges {
   private readonly ranges: LineRange[] = [];
   private open = false;
 
-  /** Reads the next line that names a private key (every one, in order), cleaned. */
-  track(lineText: string, line: number): void {
+  /**
+   * Reads the next line that names a private key or holds a piece of a marker (every one, in
+   * order), cleaned; `before` gives the ends of the lines before it.
+   */
+  track(lineText: string, line: number, before: () => string[] = () => []): void {
+    if (this.cut(lineText, line, before)) return;
     if (!mayTouchKey(lineText, this.open)) return;
     // A PuTTY key says how many lines its private part has: exactly those are the key.
     const putty = this.open ? undefined : puttyPrivateLines(lineText);
@@ -31,9 +38,33 @@ export class KeyRanges {
     this.open = step.open;
   }
 
+  /**
+   * A marker cut over lines (see cutMarkerAt): a BEGIN opens a block from the line it starts on
+   * (unless one is open: it is the marker that opened it, completed), an END ends the open one.
+   * True when the line ends a piece of one.
+   */
+  private cut(lineText: string, line: number, before: () => string[]): boolean {
+    if (!MAY_CUT.test(lineText)) return false;
+    const cut = cutMarkerAt(before(), lineText);
+    if (!cut) return false;
+    const open = this.open ? this.ranges.at(-1) : undefined;
+    if (cut.kind === 'begin' && !this.open) {
+      if (this.ranges.length < MAX_KEY_RANGES)
+        this.ranges.push({ from: line - cut.back, to: Number.POSITIVE_INFINITY });
+      this.open = true;
+    } else if (cut.kind === 'end' && this.open) {
+      if (open?.to === Number.POSITIVE_INFINITY) open.to = line;
+      this.open = false;
+    }
+    return true;
+  }
+
   /** The blocks' line ranges, an unended one cut at KEY_MAX_LINES. */
   list(): LineRange[] {
-    return this.ranges.map((r) => ({ from: r.from, to: Math.min(r.to, r.from + KEY_MAX_LINES) }));
+    return this.ranges.map((r) => ({
+      from: r.from,
+      to: r.to === Number.POSITIVE_INFINITY ? r.from + KEY_MAX_LINES : r.to,
+    }));
   }
 }
 
@@ -46,6 +77,23 @@ export function hasPrivate(buf: Buffer, s: number, e: number): boolean {
     let j = 0;
     while (j < 7 && ((buf[i - 3 + j] as number) | 32) === (PRIVATE[j] as number)) j++;
     if (j === 7) return true;
+  }
+  return false;
+}
+
+/** Bytes before a line read for the lines a private-key marker may be cut over. */
+export const CUT_BYTES = 256;
+
+/** The last lines before a line, cleaned, from the bytes before it (the first may be a part). */
+export function linesBefore(bytes: Buffer): string[] {
+  return bytes.toString('utf8').split('\n').slice(-5, -1).map(cleanLine);
+}
+
+/** Whether `buf[s..e)` holds `--` or `BEG`: a piece of a private-key marker may be in it. */
+export function hasMarkPiece(buf: Buffer, s: number, e: number): boolean {
+  for (let i = s; i + 1 < e; i++) {
+    const c = buf[i] as number;
+    if (c === 45 ? buf[i + 1] === 45 : c === 66 && buf[i + 1] === 69 && buf[i + 2] === 71) return true;
   }
   return false;
 }

@@ -14,10 +14,20 @@ describe('a run of identical lines the tail starts in (issue 20)', () => {
     expect(out).not.toMatch(/omitted, 5-2[0-9]{5}\]/);
   });
 
-  it('is left as it was when other lines follow it (seen only where a piece ends, so not at all)', () => {
+  it('is told from its first line when other lines follow it (the run the tail starts in)', () => {
     const out = summarize(`${numbers(20_000)}${lines(R, 200_000)}gave up\n`, { exitCode: 1 });
-    expect(out).toContain('gave up');
-    expect(out).not.toContain('199,999 more times');
+    expect(out).toContain(
+      `[ctxwrap: 19,996 lines omitted, 5-20000]\n${R}\n[ctxwrap: previous line repeated 199,999 more times]\ngave up\n`,
+    );
+  });
+
+  it('carries the number of its first line when it is shown between two gaps', () => {
+    const out = summarize(`${numbers(20_000)}${lines('y', 500_000)}error: a\n${numbers(6_000)}`, {
+      exitCode: 1,
+    });
+    expect(out).toMatch(
+      /-20000\]\n20001: y\n\[ctxwrap: previous line repeated 499,999 more times\]\n520001: error: a\n/,
+    );
   });
 
   it('is found the same however the bytes were split, on outputs larger than every buffer', () => {
@@ -27,7 +37,10 @@ describe('a run of identical lines the tail starts in (issue 20)', () => {
       for (let at = 0; at < bytes.length; at += size) c.push(bytes.subarray(at, at + size));
       return c.end().endRuns;
     };
-    const want = [{ from: 153_002, to: 153_004 }];
+    const want = [
+      { from: 3_001, to: 153_000 },
+      { from: 153_002, to: 153_004 },
+    ];
     for (const size of [bytes.length, 7, 4096, 65_536, 1 << 20]) expect(runsOf(size)).toEqual(want);
   });
 
