@@ -131,7 +131,7 @@ const LOCATED_ERROR =
 // Whole words only: not after or before `-`, `/`, `.` or `_` (compiler flags -Wfatal-errors,
 // file names errors.c, package names liberror-perl, identifiers on_error).
 const ERROR_WORD =
-  /(?<![-/._])\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined reference|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|invalid|missing|violation|definitely lost|leak(?:ed|s)?)\b(?![-/._]\w)|✖|✗|✘|✕/i;
+  /(?<![-/._])\b(?:error|errors|fatal|panic(?:ked)?|exception|traceback|failed|failure|failures|fail|assertion|assert(?:ion)?error|segmentation fault|core dumped|undefined (?:reference|variables?|names?|index|offset|methods?|local|constants?|functions?|symbols?|propert(?:y|ies)|types?)|unresolved|cannot|can't|could ?n[o']t|unable to|no such file|not found|permission denied|refused|aborted|killed|timed out|invalid|missing|violation|definitely lost|leak(?:ed|s)?)\b(?![-/._]\w)|✖|✗|✘|✕/i;
 const STATUS_MARK = /(?<![-/._])\b(?:FAILED|FAILURE|FAIL|ERROR|FATAL|PANIC)\b(?![-/._]\w)/;
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
 const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\b/i;

@@ -91,6 +91,16 @@ describe('scoreLine', () => {
     expect(scoreLine('1,234 failed, 5 passed').score).toBe(failing.score);
   });
 
+  it("reads 'undefined variable', 'undefined name' and their kin as errors, not a bare 'undefined'", () => {
+    for (const line of [
+      "src/Monolog/Utils.php:71   UndefinedVariable   Avoid using undefined variables such as '$normalize' which will lead to PHP notices.",
+      "click/core.py:12:5: F821 undefined name 'echo_via_pager'",
+      "undefined local variable or method `foo' for main:Object (NameError)",
+    ])
+      expect(scoreLine(line).score, line).toBeGreaterThan(0);
+    expect(scoreLine('  value: undefined').score).toBe(0);
+  });
+
   it("gives no severity to a tool's advice on how to learn more, only to what went wrong", () => {
     for (const advice of [
       '[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.',
