@@ -82,15 +82,59 @@ export function grepParser(
       }
     }
   };
+  /**
+   * A match line of the current output in ripgrep's form, `line:offset:match\n` at `buf[start...]`,
+   * read in one pass (most lines are these: no search for its end, no call per line): the index
+   * past its newline; -1 when it is not whole in `buf` or not of that form (then `line` reads it).
+   */
+  const matchLine = (buf: Buffer, start: number, end: number): number => {
+    let i = start;
+    let n = 0;
+    for (; i < end; i++) {
+      const x = buf[i]!;
+      if (x < 48 || x > 57) break;
+      n = n * 10 + x - 48;
+    }
+    if (i >= end || buf[i] !== 58 || i === start) return -1;
+    const o = ++i;
+    let offset = 0;
+    for (; i < end; i++) {
+      const x = buf[i]!;
+      if (x < 48 || x > 57) break;
+      offset = offset * 10 + x - 48;
+    }
+    if (i >= end || buf[i] !== 58 || i === o) return -1;
+    const m = ++i;
+    while (i < end && buf[i] !== 10) i++;
+    if (i >= end) return -1;
+    for (let f = 0; f < forms.length; f++) {
+      const form = forms[f]!.bytes;
+      if (form.length === i - m && startsWith(buf, m, i, form)) {
+        found(group[at]!, forms[f]!.word, offset, n);
+        break;
+      }
+    }
+    return i + 1;
+  };
   return (chunk: Buffer) => {
     // The line cut at the end of the previous chunk goes in front (a chunk is 64 KiB: the copy
     // costs less than a second path for one line).
     const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const end = buf.length;
     let start = 0;
-    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+    while (start < end) {
+      if (heading && current && !expectName) {
+        const next = matchLine(buf, start, end);
+        if (next !== -1) {
+          start = next;
+          continue;
+        }
+      }
+      const nl = buf.indexOf(10, start);
+      if (nl === -1) break;
       line(buf, start, nl);
       start = nl + 1;
     }
-    rest = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
+    rest = start < end ? Buffer.from(buf.subarray(start)) : undefined;
   };
 }

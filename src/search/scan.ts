@@ -202,14 +202,19 @@ function note(out: Scanned, kept: Keeper, w: number, offset: number, line: numbe
     out.matches.push({ word: w, offset, line });
     return;
   }
-  const pending = kept.pending;
-  while (pending.length > 0 && Math.floor((pending[0]!.line - 1) / BLOCK) < block - 1) pending.shift();
-  pending.push({ word: w, offset, line });
-  if (pending.length < 2) return;
-  for (const m of pending.slice(0, MAX_DENSE - kept.dense)) out.matches.push(m);
-  kept.dense = Math.min(MAX_DENSE, kept.dense + pending.length);
+  // A match waits for a second in its window (at most one waits: a second one flushes both).
+  if (kept.pendingLine > 0 && Math.floor((kept.pendingLine - 1) / BLOCK) < block - 1) kept.pendingLine = 0;
+  if (kept.pendingLine === 0) {
+    kept.pendingWord = w;
+    kept.pendingOffset = offset;
+    kept.pendingLine = line;
+    return;
+  }
+  out.matches.push({ word: kept.pendingWord, offset: kept.pendingOffset, line: kept.pendingLine });
+  if (kept.dense + 1 < MAX_DENSE) out.matches.push({ word: w, offset, line });
+  kept.dense = Math.min(MAX_DENSE, kept.dense + 2);
   kept.denseBlock = block;
-  pending.length = 0;
+  kept.pendingLine = 0;
 }
 
 /** What one output's scan has kept so far (see note). */
@@ -218,15 +223,22 @@ interface Keeper {
   /** Matches kept in dense windows, and the block of the last of them. */
   dense: number;
   denseBlock: number;
-  /** Matches not kept, of this block and the one before. */
-  pending: Match[];
+  /**
+   * The match not kept of this block or the one before, waiting for a second (no object made
+   * per match: a common word has 10^5); pendingLine 0 when there is none.
+   */
+  pendingWord: number;
+  pendingOffset: number;
+  pendingLine: number;
 }
 
 const keeper = (literals: number): Keeper => ({
   perWord: Array.from({ length: literals }, () => 0),
   dense: 0,
   denseBlock: -2,
-  pending: [],
+  pendingWord: 0,
+  pendingOffset: 0,
+  pendingLine: 0,
 });
 
 const emptyScan = (literals: number): Scanned => ({
