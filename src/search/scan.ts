@@ -288,12 +288,16 @@ async function scanWith(
   });
   // grep -i (ASCII case folding in the C locale) looks for one pattern where the forms are
   // several: GNU grep's search for a set of literals is 2-4x slower than its search for one,
-  // folded. A match in another mix of case (`eRRor`) is not a form and is dropped.
+  // folded. A match in another mix of case (`eRRor`) is not a form and is dropped. ripgrep is
+  // given the forms themselves, matched as written: its search for a set of literals is as
+  // fast as for one, and for several words 2x faster than a folded search (`connection
+  // refused postgres` over the bench corpus: 0.02 s of CPU against 0.05 s per half).
   // As UTF-8 text: spawn encodes an argument in UTF-8 (latin1 text was encoded twice, and a
   // word such as `café` was found nowhere).
   // Longest first: ripgrep reports, of patterns matching at one place, the first given (grep
   // the longest): `failed` before `fail`, so both report FAILED as `failed`.
-  const patterns = [...new Set(forms.map((f) => asciiLower(f.bytes.toString('utf8'))))].sort(
+  const fold = engine.name === 'grep' ? asciiLower : (s: string) => s;
+  const patterns = [...new Set(forms.map((f) => fold(f.bytes.toString('utf8'))))].sort(
     (a, b) => Buffer.byteLength(b) - Buffer.byteLength(a),
   );
   if (names.length === 0 || patterns.length === 0) return scanned();
