@@ -60,8 +60,9 @@ export function engines(): Engine[] {
 
 /**
  * Starts `engine` looking for `patterns` (fixed strings: grep matches them in any ASCII case,
- * ripgrep as given) in `files` (relative to `cwd`), its stdout on a pipe. Throws when it cannot be started synchronously;
- * an executable that is missing shows as the child's 'error' event.
+ * ripgrep as given) in `files` (relative to `cwd`), its stdout to the file `out` or on a pipe.
+ * Throws when it cannot be started synchronously; an executable that is missing shows as the
+ * child's 'error' event.
  */
 export function spawnEngine(
   engine: Engine,
@@ -69,6 +70,8 @@ export function spawnEngine(
   files: string[],
   cwd: string,
   signal?: AbortSignal,
+  /** A file to write the matches to (else a pipe, `stdout`). */
+  out?: number,
 ): ChildProcess {
   return spawn(
     engine.command,
@@ -76,7 +79,7 @@ export function spawnEngine(
     {
       cwd,
       env: { ...process.env, LC_ALL: 'C' },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', out ?? 'pipe', 'ignore'],
       ...(signal ? { signal } : {}),
     },
   );

@@ -8,8 +8,9 @@
 import { closeSync, readSync } from 'node:fs';
 import { openFileForRead } from '../store/safe-open.js';
 import { looksBinary, SNIFF_BYTES } from '../summary/sniff.js';
-import { type Engine, engines, spawnEngine } from './engine.js';
+import { type Engine, engines } from './engine.js';
 import { grepParser } from './engine-output.js';
+import { runEngine } from './engine-run.js';
 
 export { grepParser };
 
@@ -306,40 +307,27 @@ async function scanWith(
   // second process costs more than it saves.
   const all = names.map((_, i) => i);
   const groups = names.length > 8 ? [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)] : [all];
-  const runs = groups.map(
-    (group) =>
-      new Promise<'ok' | 'failed' | 'unrunnable'>((resolve) => {
-        let child: ReturnType<typeof spawnEngine>;
-        try {
-          child = spawnEngine(
-            engine,
-            patterns,
-            group.map((i) => names[i]!),
-            cwd,
-            signal,
-          );
-        } catch {
-          resolve('unrunnable');
-          return;
-        }
-        const parse = grepParser(
-          names,
-          group,
-          forms,
-          (f, w, offset, line) => {
-            if (!out[f]) {
-              out[f] = emptyScan(literals.length);
-              kept[f] = keeper(literals.length);
-            }
-            note(out[f], kept[f]!, w, offset, line);
-          },
-          engine.name === 'rg',
-        );
-        child.stdout!.on('data', parse);
-        // Not started (missing, not executable): the next engine; a close follows, or not.
-        child.on('error', () => resolve('unrunnable'));
-        child.on('close', (code) => resolve(code === 0 || code === 1 ? 'ok' : 'failed'));
-      }),
+  const runs = groups.map((group) =>
+    runEngine(
+      engine,
+      patterns,
+      group.map((i) => names[i]!),
+      cwd,
+      grepParser(
+        names,
+        group,
+        forms,
+        (f, w, offset, line) => {
+          if (!out[f]) {
+            out[f] = emptyScan(literals.length);
+            kept[f] = keeper(literals.length);
+          }
+          note(out[f], kept[f]!, w, offset, line);
+        },
+        engine.name === 'rg',
+      ),
+      signal,
+    ),
   );
   const ends = await Promise.all(runs);
   if (ends.includes('unrunnable')) return 'unrunnable';
