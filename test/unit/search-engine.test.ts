@@ -122,6 +122,22 @@ describe('the scan engines', () => {
     expect(readdirSync(scratch)).toEqual([]);
   });
 
+  it('ripgrep finds a word inside a longer one in another mix of case, as the JS scan does', async () => {
+    // `FAILed` is no form of `failed`, but holds `FAIL`, a form of `fail`: a folded search took
+    // the place for `failed` and dropped it, so `fail` was not found there (GNU grep still so).
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.txt'), 'x FAILed\nLINKs\n');
+    const literals = [formsOf('failed'), formsOf('fail'), formsOf('links'), formsOf('link')];
+    const js = comparable(scanFile(join(dir, 'a.txt'), literals));
+    expect(js.matches.map((m) => [m.word, m.line])).toEqual([
+      [1, 1],
+      [3, 2],
+    ]);
+    expect((await scanWithGrep(dir, ['a.txt'], literals, RG))?.map(comparable)).toEqual(
+      rg ? [js] : undefined,
+    );
+  });
+
   it('passes over an engine that cannot be started for the next, and gives up when none can', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.txt'), 'one\nan Error here\nthree error\n');
