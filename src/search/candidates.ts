@@ -3,8 +3,9 @@
  */
 
 import { readAround, withFile } from './lines.js';
+import { bestOfOneWord, matchedOfOneWord, type Pick, recencyRank } from './one-word.js';
 import { BLOCK } from './scan.js';
-import { bits, type Candidate, type Matched, type Source, windowKey } from './types.js';
+import { bits, type Candidate, type Matched, type Source } from './types.js';
 
 /**
  * Bytes read on each side of a match to rank its window: an 8-line window of ordinary lines is
@@ -12,11 +13,6 @@ import { bits, type Candidate, type Matched, type Source, windowKey } from './ty
  */
 const RANK_AROUND = 1024;
 
-/** The windows holding a line: the one starting at its block and the one before. */
-const windowsOfLine = (line: number) => {
-  const b = Math.floor((line - 1) / BLOCK);
-  return b > 0 ? [b - 1, b] : [b];
-};
 const windowLines = (w: number) => ({ first: w * BLOCK + 1, last: (w + 2) * BLOCK });
 
 /**
@@ -33,20 +29,28 @@ export function pickCandidates(
   /** Decides binary on the content of an output holding candidates: true marks it so. */
   binaryAt: (src: number) => boolean = () => false,
 ): { candidates: Candidate[]; matched: Map<number, Matched> } {
-  const found = windowsOf(sources, column, weight);
-  let candidates = choose(sources, column, found, k);
+  // One word: every window alike but for recency and place, so only the newest outputs' windows
+  // are listed (one-word.ts); else every window of every output.
+  const best = () =>
+    column.length === 1 ? bestOfOneWord(sources, column[0]!, 1e4 + weight[0]!, k) : undefined;
+  const found = column.length === 1 ? undefined : windowsOf(sources, column, weight);
+  const matched = found?.matched ?? matchedOfOneWord(sources, column[0]!);
+  let candidates = withAnchors(sources, column, found ? choose(sources, found, k) : best()!);
   // Binary is decided on the outputs of the candidates (no hit shows binary): the windows of
   // those found binary are dropped and the best k chosen again among the others.
   const binary = new Set([...new Set(candidates.map((c) => c.src))].filter((i) => binaryAt(i)));
   if (binary.size > 0) {
-    const keep = found.src.flatMap((i, j) => (binary.has(i) ? [] : [j]));
-    for (const i of binary) found.matched.delete(i);
-    found.src = keep.map((j) => found.src[j]!);
-    found.win = keep.map((j) => found.win[j]!);
-    found.key = keep.map((j) => found.key[j]!);
-    candidates = choose(sources, column, found, k);
+    for (const i of binary) matched.delete(i);
+    if (found) {
+      const keep = found.src.flatMap((i, j) => (binary.has(i) ? [] : [j]));
+      found.src = keep.map((j) => found.src[j]!);
+      found.win = keep.map((j) => found.win[j]!);
+      found.key = keep.map((j) => found.key[j]!);
+    }
+    // (One word: binaryAt marked those outputs binary, which bestOfOneWord passes over.)
+    candidates = withAnchors(sources, column, found ? choose(sources, found, k) : best()!);
   }
-  return { candidates, matched: found.matched };
+  return { candidates, matched };
 }
 
 /** Every readable window of the outputs that are not binary (`src`, `win`, `key` side by side). */
@@ -66,27 +70,6 @@ function windowsOf(sources: Source[], column: number[], weight: number[]): Found
     if (s.scan.binary || column.every((c) => (s.scan.windows[c]?.length ?? 0) === 0)) return;
     // A window is read back from the matches the scan kept in it: windows without one are left out.
     const lists = column.map((c) => s.scan.windows[c] ?? []);
-    if (lists.length === 1) {
-      // One word: its list as it is (a common word has 10^5 windows), walked once beside the
-      // readable windows in ascending order (the window of a kept match's block and the one
-      // before; a native sort of the blocks, as a common word keeps matches in every output).
-      const wins = lists[0]!;
-      const blocks = Int32Array.from(s.scan.matches, (m) => Math.floor((m.line - 1) / BLOCK)).sort();
-      let j = 0;
-      let next = 0;
-      for (const b of blocks) {
-        for (let x = Math.max(next, b - 1); x <= b; x++) {
-          while (j < wins.length && wins[j]! < x) j++;
-          if (wins[j] !== x) continue;
-          src.push(i);
-          win.push(x);
-          key.push(1e4 + weight[0]!);
-        }
-        next = Math.max(next, b + 1);
-      }
-      if (wins.length > 0) matched.set(i, { windows: wins });
-      return;
-    }
     const keptBlocks = new Set(s.scan.matches.map((m) => Math.floor((m.line - 1) / BLOCK)));
     const readable = (x: number) => keptBlocks.has(x) || keptBlocks.has(x + 1);
     // The words' window lists (ascending) merged: each window once, with its mask and pre-score.
@@ -120,68 +103,78 @@ function windowsOf(sources: Source[], column: number[], weight: number[]): Found
   return { src, win, key, matched };
 }
 
-/** The best `k` of the windows found, with the matches the scan kept inside them. */
-function choose(sources: Source[], column: number[], found: Found, k: number): Candidate[] {
+/** The best `k` of the windows found (indexes into `found`, ascending). */
+function choose(sources: Source[], found: Found, k: number): Pick[] {
   const { src, win, key } = found;
-  const recency = sources
-    .map((_, i) => i)
-    .sort((a, b) => sources[a]!.entry.startedMs - sources[b]!.entry.startedMs);
-  const rank = new Float64Array(sources.length);
-  recency.forEach((s, r) => {
-    rank[s] = r;
-  });
+  const rank = recencyRank(sources);
   // The best k: every window above the k-th key, then the ties newest first, earliest window first.
+  // Plain loops and native sorts of numbers: a common word has 10^5 windows, all alike.
   let chosen: number[];
   if (key.length <= k) chosen = key.map((_, j) => j);
   else {
-    const sorted = Float64Array.from(key).sort().reverse();
-    const t = sorted[k - 1]!;
+    const t = new Float64Array(key).sort()[key.length - k]!;
     chosen = [];
     const ties: number[] = [];
-    key.forEach((v, j) => {
+    for (let j = 0; j < key.length; j++) {
+      const v = key[j]!;
       if (v > t) chosen.push(j);
       else if (v === t) ties.push(j);
-    });
+    }
     // Among the ties, the best `room` (a native sort of numbers: there may be 10^5 ties): newer
     // outputs first, and in one output the windows nearest its first or its last match first
     // (where a run starts and where it sums up), as a head and a tail would show.
     const room = k - chosen.length;
-    const ends = new Map<number, [number, number]>();
+    const lo = new Int32Array(sources.length).fill(2 ** 31 - 1);
+    const hi = new Int32Array(sources.length).fill(-1);
     for (const j of ties) {
-      const e = ends.get(src[j]!);
-      if (!e) ends.set(src[j]!, [win[j]!, win[j]!]);
-      else if (win[j]! < e[0]) e[0] = win[j]!;
-      else if (win[j]! > e[1]) e[1] = win[j]!;
+      const i = src[j]!;
+      if (win[j]! < lo[i]!) lo[i] = win[j]!;
+      if (win[j]! > hi[i]!) hi[i] = win[j]!;
     }
-    const fromEnds = (j: number) => {
-      const [a, b] = ends.get(src[j]!)!;
-      return Math.min(win[j]! - a, b - win[j]!);
-    };
-    const tie = Float64Array.from(ties, (j) => rank[src[j]!]! * 2 ** 31 + (2 ** 31 - 1 - fromEnds(j)));
-    const least = Float64Array.from(tie).sort()[tie.length - room]!;
-    ties.forEach((j, n) => {
-      if (tie[n]! >= least) chosen.push(j);
-    });
+    const tie = new Float64Array(ties.length);
+    for (let n = 0; n < ties.length; n++) {
+      const j = ties[n]!;
+      const i = src[j]!;
+      const fromEnds = Math.min(win[j]! - lo[i]!, hi[i]! - win[j]!);
+      tie[n] = rank[i]! * 2 ** 31 + (2 ** 31 - 1 - fromEnds);
+    }
+    const least = tie.slice().sort()[tie.length - room]!;
+    for (let n = 0; n < ties.length; n++) if (tie[n]! >= least) chosen.push(ties[n]!);
   }
-  const byWindow = new Map<number, Candidate>();
-  for (const j of chosen)
-    byWindow.set(windowKey(src[j]!, win[j]!), {
-      src: src[j]!,
-      window: win[j]!,
+  return chosen.map((j) => ({ src: src[j]!, win: win[j]!, key: key[j]! }));
+}
+
+/**
+ * The candidates of `picks`, in their order, each with the matches the scan kept inside it (to
+ * read it back from); those without one are left out.
+ */
+function withAnchors(sources: Source[], column: number[], picks: Pick[]): Candidate[] {
+  // Per output, its chosen windows by first block (numbers as keys: no key made per match).
+  const bySrc = new Map<number, Map<number, Candidate>>();
+  const all: Candidate[] = [];
+  for (const p of picks) {
+    const c: Candidate = {
+      src: p.src,
+      window: p.win,
       anchors: [],
       mask: 0,
-      pre: key[j]!,
+      pre: p.key,
       score: 0,
       pieces: [],
       terms: new Set(),
-    });
-  const wordOf = new Map(column.map((c, w) => [c, w]));
-  const bySrc = new Set(chosen.map((j) => src[j]!));
-  for (const i of bySrc) {
+    };
+    const own = bySrc.get(c.src) ?? new Map<number, Candidate>();
+    bySrc.set(c.src, own.set(c.window, c));
+    all.push(c);
+  }
+  const wordOf = new Set(column);
+  for (const [i, own] of bySrc) {
     for (const m of sources[i]!.scan.matches) {
       if (!wordOf.has(m.word)) continue;
-      for (const x of windowsOfLine(m.line)) {
-        const c = byWindow.get(windowKey(i, x));
+      // The windows holding the line: the one starting at its block and the one before.
+      const b = Math.floor((m.line - 1) / BLOCK);
+      for (let x = Math.max(0, b - 1); x <= b; x++) {
+        const c = own.get(x);
         // 16 per window, and one of each word beyond them: the rare word of a phrase inside a
         // long line full of a common one is read back too.
         if (
@@ -192,7 +185,7 @@ function choose(sources: Source[], column: number[], found: Found, k: number): C
       }
     }
   }
-  return [...byWindow.values()].filter((c) => c.anchors.length > 0);
+  return all.filter((c) => c.anchors.length > 0);
 }
 
 export function readPieces(sources: Source[], candidates: Candidate[]): void {

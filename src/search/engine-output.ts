@@ -5,6 +5,45 @@
  * of a common word's tens of thousands of matches, and no name to compare on every line.
  */
 
+/** True when `x` is at `buf[a...]`, before `end`. */
+function startsWith(buf: Buffer, a: number, end: number, x: Buffer): boolean {
+  if (a + x.length > end) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== buf[a + i]) return false;
+  return true;
+}
+
+/**
+ * A match line in ripgrep's form, `line:offset:match\n` at `buf[start...]`, read in one pass
+ * (most lines are these: no search for its end, no call per line): the index past its newline,
+ * with the line number, the offset and where the match starts in `parsed`; -1 when it is not
+ * whole in `buf` or not of that form.
+ */
+function readMatchLine(buf: Buffer, start: number, end: number, parsed: Float64Array): number {
+  let i = start;
+  let n = 0;
+  for (; i < end; i++) {
+    const x = buf[i]!;
+    if (x < 48 || x > 57) break;
+    n = n * 10 + x - 48;
+  }
+  if (i >= end || buf[i] !== 58 || i === start) return -1;
+  const o = ++i;
+  let offset = 0;
+  for (; i < end; i++) {
+    const x = buf[i]!;
+    if (x < 48 || x > 57) break;
+    offset = offset * 10 + x - 48;
+  }
+  if (i >= end || buf[i] !== 58 || i === o) return -1;
+  const m = ++i;
+  while (i < end && buf[i] !== 10) i++;
+  if (i >= end) return -1;
+  parsed[0] = n;
+  parsed[1] = offset;
+  parsed[2] = m;
+  return i + 1;
+}
+
 /**
  * A reader of the engine's output over the outputs `names[i]` for i in `group`, which it reports
  * in that order: works on the bytes as they come, with no string made per match. `heading`: the
@@ -23,12 +62,7 @@ export function grepParser(
   let current = !heading;
   let expectName = heading;
   let rest: Buffer | undefined;
-  /** True when `x` is at `buf[a...]`, before `end`. */
-  const startsWith = (buf: Buffer, a: number, end: number, x: Buffer) => {
-    if (a + x.length > end) return false;
-    for (let i = 0; i < x.length; i++) if (x[i] !== buf[a + i]) return false;
-    return true;
-  };
+  const parsed = new Float64Array(3);
   /** The output named by the line `buf[start, nl)` (a name has no `:`), from the current on. */
   const heads = (buf: Buffer, start: number, nl: number) => {
     let next = at + 1;
@@ -75,22 +109,36 @@ export function grepParser(
       if (i > nl) return;
       offset = offset * 10 + x - 48;
     }
-    for (const form of forms) {
-      if (form.bytes.length === nl - i && startsWith(buf, i, nl, form.bytes)) {
+    report(buf, i, nl, offset, n);
+  };
+  /** Reports the match `buf[m, e)` when it is one of the forms. */
+  const report = (buf: Buffer, m: number, e: number, offset: number, n: number) => {
+    for (const form of forms)
+      if (form.bytes.length === e - m && startsWith(buf, m, e, form.bytes)) {
         found(group[at]!, form.word, offset, n);
         return;
       }
-    }
   };
   return (chunk: Buffer) => {
     // The line cut at the end of the previous chunk goes in front (a chunk is 64 KiB: the copy
     // costs less than a second path for one line).
     const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const end = buf.length;
     let start = 0;
-    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+    while (start < end) {
+      if (heading && current && !expectName) {
+        const next = readMatchLine(buf, start, end, parsed);
+        if (next !== -1) {
+          report(buf, parsed[2]!, next - 1, parsed[1]!, parsed[0]!);
+          start = next;
+          continue;
+        }
+      }
+      const nl = buf.indexOf(10, start);
+      if (nl === -1) break;
       line(buf, start, nl);
       start = nl + 1;
     }
-    rest = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
+    rest = start < end ? Buffer.from(buf.subarray(start)) : undefined;
   };
 }

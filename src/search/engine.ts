@@ -1,10 +1,11 @@
 /**
  * The search engine a scan runs as a child process: ripgrep when its binary is installed (the
  * @vscode/ripgrep dependency ships it inside a per-platform optional package, no download at
- * install), else GNU grep. Both are asked for the same thing and print it byte for byte alike,
- * `name:line:offset:match` per match (-aobnHFi: text, only the match, its byte offset and line
- * number, file name, fixed strings, ASCII case folding); ripgrep prints each name once, on a
- * line before its matches (--heading). One parser reads either (engine-output.ts). ripgrep takes a third of grep's time on rare and absent words.
+ * install), else GNU grep. Both are asked for the same matches, `name:line:offset:match` each
+ * (-aobnHF: text, only the match, its byte offset and line number, file name, fixed strings):
+ * grep for each word in any ASCII case (-i, then the case forms are kept), ripgrep for the case
+ * forms themselves (see scan.ts); ripgrep prints each name once, on a line before its matches
+ * (--heading). One parser reads either (engine-output.ts). ripgrep takes a third of grep's time on rare and absent words.
  * When neither can be run, the caller scans in JS (scan.ts's scanFile): same results.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -18,13 +19,13 @@ export interface Engine {
 /** The same options for both: see the module's comment; the files come after `--`. */
 const ARGS: Record<Engine['name'], string[]> = {
   // -j1: one thread, so matches come file after file in the order given (the parser relies on
-  // it; the caller runs two processes when there are many files). --no-unicode: ASCII case
-  // folding as grep's in the C locale (`ſ` is no `s`); -E none: no transcoding of a UTF-16 BOM;
+  // it; the caller runs two processes when there are many files). No -i: the patterns are the
+  // case forms; --no-unicode: no Unicode case or class rules; -E none: no transcoding of a UTF-16 BOM;
   // --no-config, --no-ignore: nothing from the user's rg set-up or ignore files.
   // --heading: each output's name once, before its matches (engine-output.ts).
   rg: [
     '-j1',
-    '-aobnHFi',
+    '-aobnHF',
     '--heading',
     '--no-unicode',
     '-E',
@@ -58,9 +59,10 @@ export function engines(): Engine[] {
 }
 
 /**
- * Starts `engine` looking for `patterns` (fixed strings, matched in any ASCII case) in `files`
- * (relative to `cwd`), its stdout on a pipe. Throws when it cannot be started synchronously;
- * an executable that is missing shows as the child's 'error' event.
+ * Starts `engine` looking for `patterns` (fixed strings: grep matches them in any ASCII case,
+ * ripgrep as given) in `files` (relative to `cwd`), its stdout to the file `out` or on a pipe.
+ * Throws when it cannot be started synchronously; an executable that is missing shows as the
+ * child's 'error' event.
  */
 export function spawnEngine(
   engine: Engine,
@@ -68,6 +70,8 @@ export function spawnEngine(
   files: string[],
   cwd: string,
   signal?: AbortSignal,
+  /** A file to write the matches to (else a pipe, `stdout`). */
+  out?: number,
 ): ChildProcess {
   return spawn(
     engine.command,
@@ -75,7 +79,7 @@ export function spawnEngine(
     {
       cwd,
       env: { ...process.env, LC_ALL: 'C' },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', out ?? 'pipe', 'ignore'],
       ...(signal ? { signal } : {}),
     },
   );

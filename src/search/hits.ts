@@ -128,6 +128,17 @@ function countRest(
   for (const [src, { windows, masks }] of matched) {
     const t = taken.get(src);
     const seen = looked.has(src);
+    if (!t && !seen && !masks) {
+      // One word, in an output no hit or candidate is from (most of a common word's): every
+      // window alike, counted in a bare loop.
+      const n = spread(windows);
+      const mask = toGroups(1);
+      if (mask !== 0) {
+        more += n;
+        if (all(mask)) moreWithAll += n;
+      }
+      continue;
+    }
     let last = -3;
     for (let j = 0; j < windows.length; j++) {
       const x = windows[j]!;
@@ -149,6 +160,19 @@ function countRest(
     if (coverage(c.mask) >= full) moreWithAll++;
   }
   return { more, moreWithAll };
+}
+
+/** How many of `windows` (ascending) share no block, each counted from the first after the last. */
+function spread(windows: number[]): number {
+  let n = 0;
+  let last = -3;
+  for (let j = 0; j < windows.length; j++) {
+    const x = windows[j]!;
+    if (x <= last + 1) continue;
+    n++;
+    last = x;
+  }
+  return n;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The three scans (ripgrep, GNU grep, the JS scan) give identical results on random outputs and
 // queries: the same matches and windows. The JS scan runs in-process; the engines are
 // the real binaries.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -98,6 +98,44 @@ describe('the scan engines', () => {
       [0, 2],
     ]);
     expect(words(await scanWithGrep(dir, ['a.txt'], literals, RG))).toEqual(words(byGrep));
+  });
+
+  it('reads the matches from a scratch file it leaves nowhere, or from a pipe when none can be made', async () => {
+    const dir = tempDir();
+    const names = ['a.txt', 'b.txt'];
+    writeFileSync(join(dir, 'a.txt'), 'one\nan Error here\nthree error\n'.repeat(40_000));
+    writeFileSync(join(dir, 'b.txt'), 'ERROR\n');
+    const literals = [formsOf('error')];
+    const js = names.map((n) => comparable(scanFile(join(dir, n), literals)));
+    const scratch = tempDir();
+    const saved = process.env.TMPDIR;
+    try {
+      for (const tmp of [scratch, join(scratch, 'missing')]) {
+        process.env.TMPDIR = tmp;
+        for (const engine of [...RG, ...GREP])
+          expect((await scanWithGrep(dir, names, literals, [engine]))?.map(comparable)).toEqual(js);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(readdirSync(scratch)).toEqual([]);
+  });
+
+  it('ripgrep finds a word inside a longer one in another mix of case, as the JS scan does', async () => {
+    // `FAILed` is no form of `failed`, but holds `FAIL`, a form of `fail`: a folded search took
+    // the place for `failed` and dropped it, so `fail` was not found there (GNU grep still so).
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.txt'), 'x FAILed\nLINKs\n');
+    const literals = [formsOf('failed'), formsOf('fail'), formsOf('links'), formsOf('link')];
+    const js = comparable(scanFile(join(dir, 'a.txt'), literals));
+    expect(js.matches.map((m) => [m.word, m.line])).toEqual([
+      [1, 1],
+      [3, 2],
+    ]);
+    expect((await scanWithGrep(dir, ['a.txt'], literals, RG))?.map(comparable)).toEqual(
+      rg ? [js] : undefined,
+    );
   });
 
   it('passes over an engine that cannot be started for the next, and gives up when none can', async () => {
