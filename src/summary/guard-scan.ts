@@ -38,6 +38,8 @@ const HOT_MASK = (1 << (4 * BITS)) - 1;
 const FIRST_LIST = 2;
 /** Bytes scanned with the regex before the table is made. */
 const TABLE_AFTER = 256 * 1024;
+/** The least piece the table is made on (see next). */
+const SAMPLE_BYTES = 16 * 1024;
 const NL = 10;
 const CR = 13;
 const ANCHORED = 1;
@@ -59,6 +61,7 @@ export class GuardScan {
   private readonly lists: Int32Array[] = [];
   /** A 32-bit view of the last ArrayBuffer scanned. */
   private words: Uint32Array | undefined;
+  private wordsFor: Uint8Array | undefined;
   /** By two bytes (a 16-bit load, the first byte low): their two classes, the first high. */
   private pairs: Uint16Array = new Uint16Array(0);
   /**
@@ -83,6 +86,9 @@ export class GuardScan {
   private textEnd = 0;
   private text = '';
   private readonly result: Found = { at: 0, lines: 0 };
+  /** How long a piece the table is made on must be (its sample of the output), and how long not. */
+  private readonly sampleBytes: number;
+  private sampleWait = TABLE_AFTER;
   /** The rolling classes of the bytes before the one scanned next (a pair's worth and more). */
   private k = 0;
 
@@ -95,6 +101,7 @@ export class GuardScan {
     /** Bytes scanned with the regex before the table is made (tests set it). */
     private tableAfter = TABLE_AFTER,
   ) {
+    this.sampleBytes = Math.min(SAMPLE_BYTES, tableAfter);
     this.sticky = new RegExp(guard.source, 'imy');
     this.whole = new RegExp(guard.source, 'im');
     this.global = new RegExp(guard.source, 'gim');
@@ -190,6 +197,13 @@ export class GuardScan {
     if (this.tableAfter >= 0) {
       this.tableAfter -= end - from;
       if (this.tableAfter >= 0) return this.nextByRegex(buf, from, end);
+      // The table is keyed on what is rare in the piece it is made on: a short one (the end of
+      // a read) tells too little, and the next is waited for (for TABLE_AFTER bytes at most).
+      if (end - from < this.sampleBytes && this.sampleWait > 0) {
+        this.sampleWait -= end - from;
+        this.tableAfter = 0;
+        return this.nextByRegex(buf, from, end);
+      }
       this.makeTable(buf.subarray(from, end));
     }
     if (!this.keys) return this.nextLine(buf, from, end);
@@ -279,6 +293,9 @@ export class GuardScan {
   /** A 32-bit view of the whole of `buf`'s ArrayBuffer (made again only for another buffer). */
   private wordsOf(buf: Uint8Array): Uint32Array {
     const w = this.words;
+    // The same piece comes back after each line found: `buffer` is a slow getter.
+    if (w && buf === this.wordsFor) return w;
+    this.wordsFor = buf;
     if (w && w.buffer === buf.buffer) return w;
     const ab = buf.buffer;
     this.words = new Uint32Array(ab, 0, ab.byteLength >>> 2);
