@@ -377,14 +377,14 @@ export class Collector {
     if (this.newLines.length < MAX_NEW_LINES) this.newLines.push(line);
   }
 
-  /** A line the guard matched: hashed, scored once per number-masked form, grouped by template. */
+  /** A line the guard matched: hashed, scored once per form, grouped by template (no closure: see keep). */
   private guarded(work: Buffer, s: number, e: number, line: number): void {
     const { digits, isNew } = this.memory.see(work, s, e, line);
     if (isNew) this.markNew(line);
     let text: string | undefined;
     let scored = this.cache.get(digits);
     if (!scored) {
-      text ??= cleanLine(work.toString('utf8', s, e));
+      text = cleanLine(work.toString('utf8', s, e));
       const sal = scoreLine(text, this.hints);
       scored = {
         key: template(text, true),
@@ -396,10 +396,7 @@ export class Collector {
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
       this.cache.set(digits, scored);
     }
-    if (scored.score > 0) {
-      const lineText = () => (text ??= cleanLine(work.toString('utf8', s, e)));
-      this.memory.salientLine(digits, scored.score, scored.loose, line, lineText);
-    }
+    if (scored.score > 0) this.memory.salientLine(digits, scored.score, scored.loose, line, work, s, e);
     if (scored.score <= 0 && !isNew) return;
     const own = isNew && this.fresh.length < MAX_NEW;
     const group = own ? undefined : this.groups.get(scored.key);
@@ -410,14 +407,15 @@ export class Collector {
       return;
     }
     text ??= cleanLine(work.toString('utf8', s, e));
-    const c = candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew);
+    this.keep(candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew), work, s, own);
+  }
+
+  /** A new candidate, kept with the lines around it (apart: these closures cost `guarded` a context). */
+  private keep(c: Candidate, work: Buffer, s: number, own: boolean): void {
     addContext(c, () => this.before(work, s));
     this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
     if (own) this.fresh.push(c);
-    else {
-      this.groups.set(scored.key, c);
-      if (this.groups.size > MAX_GROUPS * 2) this.prune();
-    }
+    else if (this.groups.set(c.template, c).size > MAX_GROUPS * 2) this.prune();
     if (c.kind === 'error') this.pending = { candidate: c, remaining: ATTACH_LOOKAHEAD };
   }
 

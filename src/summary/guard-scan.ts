@@ -3,34 +3,43 @@
  * pass over the bytes with a table of the literal starts of the guard's alternatives (see
  * guard-literals.ts), keyed by the classes of the last three bytes (letters case-folded, every
  * digit one class, the other bytes of the literals in a few classes), and the regex only where a
- * literal's first three bytes are found and the literal is not the whole alternative. A line is
+ * literal's key bytes and then the whole literal are found, and the literal is not the whole
+ * alternative. A line is
  * found exactly when the regex (case-insensitive, multiline, over the line decoded as latin1)
  * matches in it.
  *
  * The same pass counts newlines and finds lines longer than the collector holds, so that the
- * collector does no work per line for the lines that cannot matter. Bytes are read two at a
- * time (one 16-bit load, the two keys ending in the pair looked up in one table): 1.5-3.5 times
- * faster than the guard regex over the same bytes (see docs/performance.md).
+ * collector does no work per line for the lines that cannot matter. Bytes are read four at a
+ * time (one 32-bit load; each half's two classes from one table, and whether a key ends in it
+ * from another, of four classes), and each literal is keyed on its three bytes rarest in the
+ * output (see guard-windows.ts); see docs/performance.md for the figures.
  *
  * `next` returns one result object, reused by the next call.
  */
 
 import { DIGIT, foldByte, guardLiterals, type Literal } from './guard-literals.js';
+import {
+  BITS,
+  DIGIT_CLASS,
+  HIGH_CLASS,
+  KEY_MASK,
+  keyCounts,
+  LETTER_CLASS,
+  MARK_CLASS,
+  NL_CLASS,
+  rarestWindow,
+  SPACE_CLASS,
+} from './guard-windows.js';
 
-/** Classes of 5 bits: a key of three is 15 bits. */
-const BITS = 5;
-const KEY_MASK = (1 << (3 * BITS)) - 1;
-const NL_CLASS = 1;
-const DIGIT_CLASS = 2;
-const LETTER_CLASS = 3; // a-z: 3..28
-const SPACE_CLASS = 29;
-const MARK_CLASS = 30; // other ASCII bytes of the literals
-const HIGH_CLASS = 31; // bytes >= 0x80 of the literals
 /** Key table values: nothing, a key ending in a newline class, or 2 + the index of a list of literals. */
 const NEWLINE = 1;
+const PAIR_BITS = 2 * BITS;
+const HOT_MASK = (1 << (4 * BITS)) - 1;
 const FIRST_LIST = 2;
 /** Bytes scanned with the regex before the table is made. */
 const TABLE_AFTER = 256 * 1024;
+/** The least piece the table is made on (see next). */
+const SAMPLE_BYTES = 16 * 1024;
 const NL = 10;
 const CR = 13;
 const ANCHORED = 1;
@@ -50,8 +59,16 @@ export class GuardScan {
   /** By three classes: 0, or FIRST_LIST + the index of the literals whose key it is. */
   private keys: Uint8Array | undefined;
   private readonly lists: Int32Array[] = [];
-  /** A 16-bit view of the last ArrayBuffer scanned. */
-  private words: Uint16Array | undefined;
+  /** A 32-bit view of the last ArrayBuffer scanned. */
+  private words: Uint32Array | undefined;
+  private wordsFor: Uint8Array | undefined;
+  /** By two bytes (a 16-bit load, the first byte low): their two classes, the first high. */
+  private pairs: Uint16Array = new Uint16Array(0);
+  /**
+   * By four classes, one bit each (128 KiB: it stays in the cache where a byte each would not):
+   * set when a key ends at the third or the fourth (see quadsFrom).
+   */
+  private hot = new Int32Array(0);
   /**
    * Per literal: how far its start lies before the key's last byte, whether it is anchored or
    * complete, and where its codes are in `flat` (from[l] to from[l + 1]).
@@ -69,6 +86,9 @@ export class GuardScan {
   private textEnd = 0;
   private text = '';
   private readonly result: Found = { at: 0, lines: 0 };
+  /** How long a piece the table is made on must be (its sample of the output), and how long not. */
+  private readonly sampleBytes: number;
+  private sampleWait = TABLE_AFTER;
   /** The rolling classes of the bytes before the one scanned next (a pair's worth and more). */
   private k = 0;
 
@@ -81,17 +101,41 @@ export class GuardScan {
     /** Bytes scanned with the regex before the table is made (tests set it). */
     private tableAfter = TABLE_AFTER,
   ) {
+    this.sampleBytes = Math.min(SAMPLE_BYTES, tableAfter);
     this.sticky = new RegExp(guard.source, 'imy');
     this.whole = new RegExp(guard.source, 'im');
     this.global = new RegExp(guard.source, 'gim');
   }
 
-  /** Makes the table (a few ms: worth it for a big output only). */
-  private makeTable(): void {
+  /**
+   * Makes the table (a few ms: worth it for a big output only), keyed on what is rare in `sample`
+   * (see guard-windows.ts).
+   */
+  private makeTable(sample?: Uint8Array): void {
     this.tableAfter = -1;
     for (let b = 0; b < 256; b++) this.fold[b] = foldByte(b);
-    const literals = this.guard.flags.includes('i') ? guardLiterals(this.guard.source) : undefined;
-    this.keys = literals ? this.build(literals) : undefined;
+    const literals = this.guard.flags.includes('i') ? literalsOf(this.guard.source) : undefined;
+    this.keys = literals ? this.build(literals, sample) : undefined;
+    if (this.keys) this.fillPairs(this.keys);
+  }
+
+  /** The tables of the four-byte loop (see quadsFrom), from the classes and the keys. */
+  private fillPairs(keys: Uint8Array): void {
+    this.pairs = pairsOf(this.cls);
+    const hot = new Int32Array((HOT_MASK + 1) >>> 5);
+    const set = (h: number) => {
+      hot[h >>> 5] = (hot[h >>> 5] as number) | (1 << (h & 31));
+    };
+    // Four classes are hot when their last three (a key ending at the fourth byte) or their
+    // first three (at the third) are a key: for each key, the 32 of each.
+    for (let key = 0; key <= KEY_MASK; key++) {
+      if (keys[key] === 0) continue;
+      for (let c = 0; c < 1 << BITS; c++) {
+        set((c << (3 * BITS)) | key);
+        set((key << BITS) | c);
+      }
+    }
+    this.hot = hot;
   }
 
   /** False when every line is tried with the regex (see nextLine). */
@@ -100,7 +144,7 @@ export class GuardScan {
     return this.keys !== undefined;
   }
 
-  private build(literals: Literal[]): Uint8Array | undefined {
+  private build(literals: Literal[], sample: Uint8Array | undefined): Uint8Array | undefined {
     const classOf = (c: number): number => {
       if (c === NL || c === CR) return NL_CLASS;
       if (c === DIGIT || (c >= 48 && c <= 57)) return DIGIT_CLASS;
@@ -114,6 +158,7 @@ export class GuardScan {
       const k = classOf(c);
       this.cls[b] = k < SPACE_CLASS || used.has(c) ? k : 0;
     }
+    const counts = sample ? keyCounts(sample, this.cls) : undefined;
     const keys = new Uint8Array(1 << (3 * BITS));
     for (let k = 0; k < keys.length; k++) if ((k & ((1 << BITS) - 1)) === NL_CLASS) keys[k] = NEWLINE;
     const listOf = new Map<number, number[]>();
@@ -125,8 +170,9 @@ export class GuardScan {
       this.from[i + 1] = (this.from[i] as number) + l.codes.length;
       this.kind[i] = (l.anchored ? ANCHORED : 0) | (l.complete ? COMPLETE : 0);
       const classes = [...(l.anchored ? [NL_CLASS] : []), ...l.codes.map(classOf)];
-      const head = classes.slice(0, 3);
-      this.back[i] = head.length - (l.anchored ? 2 : 1);
+      const p = rarestWindow(classes, counts);
+      const head = classes.slice(p, p + 3);
+      this.back[i] = p + head.length - (l.anchored ? 2 : 1);
       // Fewer than three: any class before them.
       const free = 3 - head.length;
       for (let pre = 0; pre < 1 << (BITS * free); pre++) {
@@ -151,7 +197,14 @@ export class GuardScan {
     if (this.tableAfter >= 0) {
       this.tableAfter -= end - from;
       if (this.tableAfter >= 0) return this.nextByRegex(buf, from, end);
-      this.makeTable();
+      // The table is keyed on what is rare in the piece it is made on: a short one (the end of
+      // a read) tells too little, and the next is waited for (for TABLE_AFTER bytes at most).
+      if (end - from < this.sampleBytes && this.sampleWait > 0) {
+        this.sampleWait -= end - from;
+        this.tableAfter = 0;
+        return this.nextByRegex(buf, from, end);
+      }
+      this.makeTable(buf.subarray(from, end));
     }
     if (!this.keys) return this.nextLine(buf, from, end);
     this.k = NL_CLASS;
@@ -159,7 +212,7 @@ export class GuardScan {
     r.at = from;
     let i = from;
     if (end - i > 64) {
-      i = this.pairsFrom(buf, i, end);
+      i = this.quadsFrom(buf, i, end);
       if (i < 0) return r;
     }
     for (; i < end; i++) if (this.step(buf, i, end)) return r;
@@ -172,45 +225,51 @@ export class GuardScan {
   }
 
   /**
-   * Scans two bytes at a time from `from` (one byte first if it is at an odd address); returns
-   * where the byte-at-a-time scan goes on (the end, or its last odd byte), or -1 when a line that
-   * matters was found.
+   * Scans four bytes at a time from `from` (single bytes first up to an address that is a
+   * multiple of 4); returns where the byte-at-a-time scan goes on (the end, or the last bytes
+   * short of four), or -1 when a line that matters was found.
    */
-  private pairsFrom(buf: Uint8Array, from: number, end: number): number {
+  private quadsFrom(buf: Uint8Array, from: number, end: number): number {
     let i = from;
-    if ((buf.byteOffset + i) % 2 === 1) {
-      if (this.step(buf, i, end)) return -1;
-      i++;
-    }
+    for (; (buf.byteOffset + i) % 4 !== 0; i++) if (this.step(buf, i, end)) return -1;
     const words = this.wordsOf(buf);
-    const cls = this.cls;
-    const keys = this.keys as Uint8Array;
+    const pairs = this.pairs;
+    const hot = this.hot;
     let k = this.k;
-    const base = (buf.byteOffset + i) >>> 1;
-    const stop = base + ((end - i) >>> 1);
+    const base = (buf.byteOffset + i) >>> 2;
+    const stop = base + ((end - i) >>> 2);
     for (let w = base; w < stop; w++) {
       const u = words[w] as number;
-      // Little-endian: the first byte is the low one.
-      k = (((k << BITS) | (cls[u & 255] as number)) << BITS) | (cls[u >>> 8] as number);
-      const first = keys[(k >>> BITS) & KEY_MASK] as number;
-      const second = keys[k & KEY_MASK] as number;
-      if ((first | second) === 0) continue;
-      const at = i + 2 * (w - base);
-      if (
-        first === NEWLINE
-          ? buf[at] === NL && this.newline(at)
-          : first !== 0 && this.found(buf, first, at, end)
-      )
-        return -1;
-      if (
-        second === NEWLINE
-          ? buf[at + 1] === NL && this.newline(at + 1)
-          : second !== 0 && this.found(buf, second, at + 1, end)
-      )
-        return -1;
+      // Little-endian: the first pair is the low half. A pair's classes go in as one 10-bit code;
+      // `hot` says whether a key ends at either byte of it (its last four classes).
+      k = (k << PAIR_BITS) | (pairs[u & 0xffff] as number);
+      if (((hot[(k & HOT_MASK) >>> 5] as number) & (1 << (k & 31))) !== 0) {
+        if (this.pair(buf, k, i + 4 * (w - base), end)) return -1;
+      }
+      k = (k << PAIR_BITS) | (pairs[u >>> 16] as number);
+      if (((hot[(k & HOT_MASK) >>> 5] as number) & (1 << (k & 31))) !== 0) {
+        if (this.pair(buf, k, i + 4 * (w - base) + 2, end)) return -1;
+      }
     }
     this.k = k;
-    return i + 2 * (stop - base);
+    return i + 4 * (stop - base);
+  }
+
+  /**
+   * The two keys ending at `at` and `at + 1` (the pair just scanned, `k` its classes and those
+   * before): true when the line either is in matters.
+   */
+  private pair(buf: Uint8Array, k: number, at: number, end: number): boolean {
+    const keys = this.keys as Uint8Array;
+    const first = keys[(k >>> BITS) & KEY_MASK] as number;
+    const second = keys[k & KEY_MASK] as number;
+    if (
+      first === NEWLINE ? buf[at] === NL && this.newline(at) : first !== 0 && this.found(buf, first, at, end)
+    )
+      return true;
+    return second === NEWLINE
+      ? buf[at + 1] === NL && this.newline(at + 1)
+      : second !== 0 && this.found(buf, second, at + 1, end);
   }
 
   /** Scans the byte at `i`; true when the line it is in matters (the result then says where). */
@@ -231,12 +290,15 @@ export class GuardScan {
     return false;
   }
 
-  /** A 16-bit view of the whole of `buf`'s ArrayBuffer (made again only for another buffer). */
-  private wordsOf(buf: Uint8Array): Uint16Array {
+  /** A 32-bit view of the whole of `buf`'s ArrayBuffer (made again only for another buffer). */
+  private wordsOf(buf: Uint8Array): Uint32Array {
     const w = this.words;
+    // The same piece comes back after each line found: `buffer` is a slow getter.
+    if (w && buf === this.wordsFor) return w;
+    this.wordsFor = buf;
     if (w && w.buffer === buf.buffer) return w;
     const ab = buf.buffer;
-    this.words = new Uint16Array(ab, 0, ab.byteLength >>> 1);
+    this.words = new Uint32Array(ab, 0, ab.byteLength >>> 2);
     return this.words;
   }
 
@@ -321,6 +383,26 @@ export class GuardScan {
     this.whole.lastIndex = 0;
     return this.whole.test(latin1(buf, s, e));
   }
+}
+
+/** The literals of the last guard read (a guard is used many times). */
+let lastLiterals: { source: string; literals: Literal[] | undefined } | undefined;
+
+function literalsOf(source: string): Literal[] | undefined {
+  if (lastLiterals?.source !== source) lastLiterals = { source, literals: guardLiterals(source) };
+  return lastLiterals.literals;
+}
+
+/** The last pair table made, and the classes it was made from (a guard is used many times). */
+let lastPairs: { cls: Uint8Array; pairs: Uint16Array } | undefined;
+
+/** By two bytes (the first low): their classes in `cls`, the first high. */
+function pairsOf(cls: Uint8Array): Uint16Array {
+  if (lastPairs && Buffer.compare(lastPairs.cls, cls) === 0) return lastPairs.pairs;
+  const pairs = new Uint16Array(1 << 16);
+  for (let u = 0; u < 1 << 16; u++) pairs[u] = ((cls[u & 255] as number) << BITS) | (cls[u >>> 8] as number);
+  lastPairs = { cls: Uint8Array.from(cls), pairs };
+  return pairs;
 }
 
 function indexOfNl(buf: Uint8Array, from: number, end: number): number {

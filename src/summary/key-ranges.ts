@@ -69,14 +69,27 @@ export class KeyRanges {
 }
 
 const PRIVATE = Buffer.from('private');
+/**
+ * How far the 7-byte window may move on, by its last byte (ASCII case folded): Horspool's table
+ * for `private`, so that most bytes of a line are never read.
+ */
+const SKIP = new Uint8Array(256).fill(7);
+for (let j = 0; j < 6; j++) {
+  const c = PRIVATE[j] as number;
+  SKIP[c] = 6 - j;
+  SKIP[c - 32] = 6 - j;
+}
 
 /** Whether `buf[s..e)` holds `private` in any case (a cheap test before NAMES_KEY). */
 export function hasPrivate(buf: Buffer, s: number, e: number): boolean {
-  for (let i = s + 3; i + 3 < e; i++) {
-    if (((buf[i] as number) | 32) !== 118) continue; // the v
-    let j = 0;
-    while (j < 7 && ((buf[i - 3 + j] as number) | 32) === (PRIVATE[j] as number)) j++;
-    if (j === 7) return true;
+  for (let i = s + 6; i < e; ) {
+    const last = buf[i] as number;
+    if ((last | 32) === 101) {
+      let j = 0;
+      while (j < 6 && ((buf[i - 6 + j] as number) | 32) === (PRIVATE[j] as number)) j++;
+      if (j === 6) return true;
+    }
+    i += SKIP[last] as number;
   }
   return false;
 }

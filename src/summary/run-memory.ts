@@ -3,6 +3,7 @@
  * how its lines compare with the previous run's.
  */
 
+import { cleanLine } from './clean.js';
 import type { Compared } from './collected.js';
 import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
 import { goneTexts, SalientTexts } from './gone.js';
@@ -40,14 +41,23 @@ export class RunMemory {
   }
 
   /**
-   * Remembers a salient line by its number-masked hash (the first SALIENT_MAX forms), with its
-   * text when it is among the best (`text` is called only then).
+   * Remembers a salient line, `work[s..e)`, by its number-masked hash (the first SALIENT_MAX
+   * forms), with its text when it is among the best (decoded only then).
    */
-  salientLine(digits: number, score: number, loose: number, line: number, text: () => string): void {
+  salientLine(
+    digits: number,
+    score: number,
+    loose: number,
+    line: number,
+    work: Buffer,
+    s: number,
+    e: number,
+  ): void {
     if (this.salient.size >= SALIENT_MAX || this.salient.has(digits)) return;
     this.salient.add(digits);
     this.looseSalient.add(loose);
-    if (this.salientTexts.wants(score)) this.salientTexts.add(digits, score, line, text());
+    if (this.salientTexts.wants(score))
+      this.salientTexts.add(digits, score, line, cleanLine(work.toString('utf8', s, e)));
   }
 
   /** How this run compares with the previous one, when one was given (after `resolve`). */

@@ -163,6 +163,24 @@ describe('the guard scanner', () => {
     );
   });
 
+  it('finds a literal keyed on its last bytes, where the output is full of its first ones', () => {
+    // `compil…` and `buil…` everywhere: `compiled` and `built in` are keyed on later bytes.
+    const lines: string[] = [];
+    for (let n = 0; n < 3000; n++) {
+      const pad = ' '.repeat(n % 7);
+      if (n % 97 === 5) lines.push(`${pad}unit ${n} COMPILED`);
+      else if (n % 89 === 3) lines.push(`${pad}Built in ${n} ms`);
+      else lines.push(`${pad}compiling unit ${n} of the build, all fine so far`);
+    }
+    const guard = buildGuard([]);
+    for (const odd of [false, true]) {
+      const bytes = bytesAt(lines.join('\n'), odd);
+      const found = scanned(new GuardScan(guard, 1000, 0), bytes);
+      expect(found).toEqual(reference(bytes, guard, 1000));
+      expect(found.at.length).toBe(lines.filter((l) => /COMPILED|Built in/.test(l)).length);
+    }
+  });
+
   it('has its table for the guard with the words a command line gives', () => {
     expect(new GuardScan(buildGuard([]), 100).filtered).toBe(true);
     expect(new GuardScan(buildGuard(['v8js', 'inkscape', 'x86_64', 'a+b+c']), 100).filtered).toBe(true);
