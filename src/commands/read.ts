@@ -199,16 +199,7 @@ function select(
   }
   let closing: () => string | undefined;
   if (spec.kind === 'grep') {
-    const limit = opts.grepTimeoutMs ?? grepDeadlineMs(size);
-    const found = withDeadline(
-      limit,
-      () => grepFile(fd, grepPlan(spec, meta, opts), opts.context ?? 0, add),
-      () => {
-        throw new CtxwrapError(
-          `--lines 'grep:…': the pattern took more than ${formatDuration(limit)} on this output (catastrophic backtracking?); use a simpler one, without nested repeats such as (a+)+`,
-        );
-      },
-    );
+    const found = grepWithin(fd, size, spec, meta, opts, add);
     closing = () => grepNote(spec, out, found, meta, size, opts.raw === true);
   } else {
     const shown =
@@ -221,6 +212,27 @@ function select(
   if (!opts.raw) return { out, note: out.fit(closing) };
   out.fit(() => undefined);
   return { out, note: closing() };
+}
+
+/** Greps the file into `add`, within the deadline for its size (a runaway pattern is an error). */
+function grepWithin(
+  fd: number,
+  size: number,
+  spec: GrepRequest,
+  meta: ResultMeta,
+  opts: ReadOptions,
+  add: Parameters<typeof grepFile>[3],
+): ReturnType<typeof grepFile> {
+  const limit = opts.grepTimeoutMs ?? grepDeadlineMs(size);
+  return withDeadline(
+    limit,
+    () => grepFile(fd, grepPlan(spec, meta, opts), opts.context ?? 0, add),
+    () => {
+      throw new CtxwrapError(
+        `--lines 'grep:…': the pattern took more than ${formatDuration(limit)} on this output (catastrophic backtracking?); use a simpler one, without nested repeats such as (a+)+`,
+      );
+    },
+  );
 }
 
 /**
