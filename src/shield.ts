@@ -16,6 +16,9 @@ import {
   maskOpening,
   mayContinue,
 } from './split-secret.js';
+import { CHAIN_LINES, isPiece, maskWrapped, mayOpenChain } from './wrapped-token.js';
+
+const STARTS_TOKEN = /^[A-Za-z0-9_+/=.-]/;
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -52,22 +55,31 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
   // The line shown just before, as stored (and whether it ends open): a secret may begin at its
   // end (see maskContinuation).
   // A JWT wrapped over lines is followed from line to line (see followJwt).
-  let last: { line: number; text: string; open: boolean; jwt: number } | undefined;
+  let last: { line: number; text: string; open: boolean; jwt: number; recent: string[] } | undefined;
   return (line, stored, around) => {
-    // The line before is looked at only when this one starts with a word; read anew only when
-    // it is not the line this shield was given last.
+    // The lines before are looked at only when this one starts with a word; read anew only when
+    // the line before is not the line this shield was given last (it keeps the last few given).
     const follows = last?.line === line - 1;
-    const before = !mayContinue(stored)
+    const recent = follows ? (last as { recent: string[] }).recent : undefined;
+    const starts = mayContinue(stored);
+    const lead = starts || STARTS_TOKEN.test(stored);
+    const befores = lead ? (recent ?? around?.before?.()?.split('\n') ?? []) : [];
+    const before = !starts
       ? undefined
       : follows
         ? last?.open || last?.jwt
           ? last.text
           : undefined
-        : around?.before?.();
+        : befores.at(-1);
     const open = endsOpen(stored);
     const jwtBefore = follows ? (last?.jwt ?? 0) : before === undefined ? 0 : jwtOpenWidth(before);
-    last = { line, text: stored, open, jwt: 0 };
-    let text = before === undefined || jwtBefore > 0 ? stored : maskContinuation(before, stored);
+    const kept = [...(lead ? befores : (recent ?? [])), stored].slice(-CHAIN_LINES);
+    last = { line, text: stored, open, jwt: 0, recent: kept };
+    // A secret wrapped over three lines or more (see wrapped-token.ts).
+    const afters = () => around?.after?.()?.split('\n') ?? [];
+    const ahead = open || isPiece(stored) || mayOpenChain(stored);
+    const wrapped = lead || ahead ? maskWrapped(stored, befores, ahead ? afters() : []) : undefined;
+    let text = wrapped ?? (before === undefined || jwtBefore > 0 ? stored : maskContinuation(before, stored));
     const range = ranges.find((r) => line >= r.from && line <= r.to);
     if (range) return inertInline(inKeyBlock(text, line > range.from));
     text = redactLine(text);
@@ -78,8 +90,8 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
     }
     // Masked first, so that only the secret the next line completes is masked at its end (a
     // mask ends with `]`: a line that did not end open does not once masked).
-    if (open && around?.after && endsOpen(text)) {
-      const after = around.after();
+    if (wrapped === undefined && open && around?.after && endsOpen(text)) {
+      const after = around.after()?.split('\n')[0];
       if (after !== undefined) text = maskOpening(text, after);
     }
     return inertInline(maskTraceLine(text));

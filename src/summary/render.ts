@@ -6,6 +6,7 @@ import { formatBytes, formatCount, formatDuration, formatTokens } from '../forma
 import { inertLine, type Shield, shieldFor } from '../shield.js';
 import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from '../summary-budget.js';
 import { estimateTokens } from '../tokens.js';
+import { CHAIN_LINES } from '../wrapped-token.js';
 import { cost, repeatMarker, size } from './assemble.js';
 import { cleanLines, showControls } from './clean.js';
 import type { Collected } from './collected.js';
@@ -142,7 +143,7 @@ function verbatim(c: Collected, facts: RunFacts, shield: Shield): Summary {
   }
   const out: SummaryLine[] = lines.map((text, i) => ({
     role: 'output',
-    text: inert(shield(i + 1, text, { after: () => lines[i + 1] })),
+    text: inert(shield(i + 1, text, { after: () => lines.slice(i + 1, i + 1 + CHAIN_LINES).join('\n') })),
     line: i + 1,
   }));
   if (stats) out.push(stats);
