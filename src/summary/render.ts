@@ -172,18 +172,13 @@ function summarized(
     }
   }
   const room = budget - size(header);
-  // A run of identical lines longer than the head, or ending the output, is told once (see
-  // line-run.ts and end-run.ts).
-  const entries = joinEndRun(
-    joinRun(
-      select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
-        tailRatio,
-        success: facts.exitCode === 0,
-      }),
-      c.run,
-    ),
-    c.endRuns,
-  );
+  // A run of identical lines longer than the head, the tail starts in, or ending the output, is
+  // told once, from its first line (see line-run.ts, tail-run.ts and end-run.ts).
+  const chosen = select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
+    tailRatio,
+    success: facts.exitCode === 0,
+  });
+  const entries = joinEndRun(joinRun(chosen, c.run), [...(c.run ? [c.run] : []), ...(c.endRuns ?? [])]);
   const lines: SummaryLine[] = [...header];
   for (const e of entries)
     lines.push(e.role === 'meta' ? meta(e.text) : { role: e.role, text: e.text, line: e.line });
