@@ -14,12 +14,18 @@ import { mask } from './secret-kinds.js';
 export const CHAIN_LINES = 8;
 /** A wrap this wide or wider is no terminal's: not followed. */
 const MAX_WIDTH = 512;
-const PIECE = /^[A-Za-z0-9_+/=.-]{8,}$/;
-const ENDS_TOKEN = /[A-Za-z0-9_+/=.-]{4,}$/;
+const TOKEN4 = /^[A-Za-z0-9_+/=.-]{4}$/;
+/** Whether a line ends with 4 token characters. */
+const endsToken = (line: string) => line.length >= 4 && TOKEN4.test(line.slice(-4));
 const ENDS_CHAR = /[A-Za-z0-9_+/=.-]$/;
 const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
-const NAMED_END =
-  /(?:^|[^A-Za-z0-9])(?:gh[pousr]_|github_pat_|glpat-|xox[abprs]-|sk-|sk_live_|AKIA|ASIA|AIza|hvs\.|pypi-|SG\.|dop_v1_|npm_|(?:bearer|basic)\s+|[A-Za-z_]*(?:key|token|secret|passw(?:or)?d|pwd)["']?\s*[=:]\s*["']?)[A-Za-z0-9_+/=.-]*$/i;
+// A token's known prefix, or a named value (`api_key=`), at the start of the run a line ends with;
+// what names the value before that run (`Bearer `, `password: "`).
+const TOKEN_START =
+  /(?:gh[pousr]_|github_pat_|glpat-|xox[abprs]-|sk-|sk_live_|AKIA|ASIA|AIza|hvs\.|pypi-|SG\.|dop_v1_|npm_|[A-Za-z_.-]*(?:key|token|secret|passw(?:or)?d|pwd)=)/iy;
+// A space, a tab, `"`, `'`, `=` or `:`.
+const isSeparator = (c: number) => c === 32 || c === 9 || c === 34 || c === 39 || c === 61 || c === 58;
+const NAMED_WORDS = ['bearer', 'basic', 'key', 'token', 'secret', 'password', 'passwd', 'pwd'];
 /** Lines before a chain read for what names its secret, at most. */
 const CONTEXT_LINES = 3;
 const STARTS_TOKEN = /^[A-Za-z0-9_+/=.-]+/;
@@ -28,11 +34,52 @@ const STARTS_TOKEN = /^[A-Za-z0-9_+/=.-]+/;
  * True when a line may be the first of a chain though it does not end open (see endsOpen): it
  * ends with a token's known prefix or a named value, cut short (`ghp_a`, `api_k`).
  */
-export const mayOpenChain = (line: string) => line.length <= MAX_WIDTH && NAMED_END.test(line);
+export function mayOpenChain(line: string): boolean {
+  let s = line.length;
+  while (s > 0 && line.length - s < 64 && isTokenCode(line.charCodeAt(s - 1))) s--;
+  if (s === line.length || line.length > MAX_WIDTH) return false;
+  // A known prefix holds a mark or a capital (`ghp_`, `AKIA`, `sk-`, `key=`).
+  let marked = false;
+  for (let i = s; i < line.length && !marked; i++) {
+    const c = line.charCodeAt(i);
+    marked = c < 97 || c > 122;
+  }
+  TOKEN_START.lastIndex = s;
+  if (marked && TOKEN_START.test(line)) return true;
+  // What names a value is a word before it, then a space, `=`, `:` or a quote.
+  let e = s;
+  while (e > 0 && s - e < 4 && isSeparator(line.charCodeAt(e - 1))) e--;
+  if (e === s) return false;
+  for (const w of NAMED_WORDS) if (endsWithWord(line, e, w)) return true;
+  return false;
+}
+
+/** Whether `line` has the small-letter word `w` (in any case) ending at `e`. */
+function endsWithWord(line: string, e: number, w: string): boolean {
+  if (e < w.length) return false;
+  for (let k = 0; k < w.length; k++)
+    if ((line.charCodeAt(e - w.length + k) | 32) !== w.charCodeAt(k)) return false;
+  return true;
+}
+
+// [A-Za-z0-9_+/=.-]
+const isTokenCode = (c: number) =>
+  (c >= 48 && c <= 57) ||
+  (c >= 65 && c <= 90) ||
+  (c >= 97 && c <= 122) ||
+  c === 95 ||
+  c === 43 ||
+  c === 47 ||
+  c === 61 ||
+  c === 46 ||
+  c === 45;
 
 /** A line of token characters alone: a piece of a wrapped token. */
-export const isPiece = (line: string | undefined): line is string =>
-  line !== undefined && line.length <= MAX_WIDTH && PIECE.test(line);
+export function isPiece(line: string | undefined): line is string {
+  if (line === undefined || line.length < 8 || line.length > MAX_WIDTH) return false;
+  for (let i = 0; i < line.length; i++) if (!isTokenCode(line.charCodeAt(i))) return false;
+  return true;
+}
 
 /**
  * `line` with its part of a secret wrapped over three lines or more masked; `before` are the
@@ -53,7 +100,7 @@ export function maskWrapped(
   if (
     !(lastLine && line.length < (prev as string).length) &&
     line.length <= MAX_WIDTH &&
-    ENDS_TOKEN.test(line) &&
+    endsToken(line) &&
     fits &&
     (isPiece(next) || (isPiece(line) && STARTS_TOKEN.test(next)))
   ) {
@@ -130,4 +177,38 @@ function maskPart(context: string, lines: string[], at: number): string | undefi
   // Masking stopped before this line, or began after it: nothing of it is the secret.
   if (e <= s) return line;
   return `${line.slice(0, s)}${mask('split-secret')}${line.slice(e)}`;
+}
+
+/** The last CHAIN_LINES lines given in a row (a ring). */
+export class RecentLines {
+  private readonly ring: string[] = [];
+  private next = 0;
+  private count = 0;
+
+  /** Starts a new row with `lines` (the nearest last), or one line, or none. */
+  from(lines: readonly string[] | string | undefined): void {
+    this.count = 0;
+    if (typeof lines === 'string') this.push(lines);
+    if (typeof lines !== 'object') return;
+    for (let i = Math.max(0, lines.length - CHAIN_LINES); i < lines.length; i++)
+      this.push(lines[i] as string);
+  }
+
+  push(line: string): void {
+    this.ring[this.next] = line;
+    this.next = (this.next + 1) % CHAIN_LINES;
+    this.count = Math.min(this.count + 1, CHAIN_LINES);
+  }
+
+  last(): string | undefined {
+    return this.count > 0 ? this.ring[(this.next + CHAIN_LINES - 1) % CHAIN_LINES] : undefined;
+  }
+
+  /** The lines held, the nearest last. */
+  all(): string[] {
+    const out: string[] = [];
+    for (let k = this.count; k > 0; k--)
+      out.push(this.ring[(this.next + CHAIN_LINES - k) % CHAIN_LINES] as string);
+    return out;
+  }
 }

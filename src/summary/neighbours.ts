@@ -4,7 +4,7 @@
  * can mask both halves of it in a summary line shown apart from its neighbours.
  */
 import { endsOpen } from '../split-secret.js';
-import { CHAIN_LINES } from '../wrapped-token.js';
+import { CHAIN_LINES, isPiece } from '../wrapped-token.js';
 import { cleanLine } from './clean.js';
 import type { Candidate } from './collected.js';
 
@@ -77,14 +77,22 @@ export function lineAfter(buf: Buffer, end: number): string | undefined {
 }
 
 /**
- * The lines before the one starting at `buf[start]`, cleaned, when `buf` holds the end of the
- * one just before: up to CHAIN_LINES of them in BEFORE_BYTES (the first may be a line's end),
- * joined by newlines.
+ * The end of the line before the one starting at `buf[start]`, cleaned, when `buf` holds it; and
+ * the lines before that, up to CHAIN_LINES in BEFORE_BYTES joined by newlines (the nearest last),
+ * where a secret wrapped over several lines may reach back: the line before is token characters
+ * alone (see wrapped-token.ts).
  */
 export function lineBefore(buf: Buffer, start: number): string | undefined {
   if (start < 1) return undefined;
   const end = start - 1; // its newline
   const from = Math.max(0, end - BEFORE_BYTES);
-  const lines = buf.toString('utf8', from, end).split('\n').slice(-CHAIN_LINES);
-  return lines.map(cleanLine).join('\n');
+  const nl = buf.subarray(from, end).lastIndexOf(10);
+  const s = nl === -1 ? from : from + nl + 1;
+  const nearest = cleanLine(buf.toString('utf8', s, end));
+  if (nl === -1 || !isPiece(nearest)) return nearest;
+  const lines = buf
+    .toString('utf8', from, s - 1)
+    .split('\n')
+    .slice(1 - CHAIN_LINES);
+  return [...lines.map(cleanLine), nearest].join('\n');
 }
