@@ -9,9 +9,10 @@ import { mask } from './secret-kinds.js';
 const BEGIN_KEY = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const END_KEY = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 // What may follow a BEGIN line's marker when a key follows: nothing, or the start of the base64
-// (with `\n` escapes when the key is a JSON or code string), and a closing quote. Anything else,
+// (with `\n` escapes when the key is a JSON or code string, the last perhaps cut after its `\`
+// by a wrap), and a closing quote. Anything else,
 // such as prose, makes it a mention of the marker rather than a key.
-const KEY_START = /^(?:\\[rn]|[A-Za-z0-9+/=])*["'`]{0,3}\s*[,+;)]?\s*$/;
+const KEY_START = /^(?:\\[rn]|[A-Za-z0-9+/=])*\\?["'`]{0,3}\s*[,+;)]?\s*$/;
 // Between BEGIN and END on one line: base64, escapes, spaces, quotes, and some base64 at least.
 const KEY_BETWEEN = /^(?:\\[rn]|[A-Za-z0-9+/=\s"'`,+])*$/;
 

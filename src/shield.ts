@@ -18,6 +18,9 @@ import {
   maskOpening,
   mayContinue,
 } from './split-secret.js';
+import { isPiece, maskWrapped, mayOpenChain, RecentLines } from './wrapped-token.js';
+
+const STARTS_TOKEN = /^[A-Za-z0-9_+/=.-]/;
 
 /** Lines `from` to `to`, inclusive, 1-based. */
 export interface LineRange {
@@ -54,22 +57,42 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
   // The line shown just before, as stored (and whether it ends open): a secret may begin at its
   // end (see maskContinuation).
   // A JWT wrapped over lines is followed from line to line (see followJwt).
-  let last: { line: number; text: string; open: boolean; jwt: number } | undefined;
+  let last: { line: number; text: string; open: boolean; jwt: number; piece: boolean } | undefined;
+  // The last lines given in a row, for a secret wrapped over more (see wrapped-token.ts).
+  const recent = new RecentLines();
   return (line, stored, around) => {
-    // The line before is looked at only when this one starts with a word; read anew only when
-    // it is not the line this shield was given last.
+    // The lines before are looked at only when this one starts with a word; read anew only when
+    // the line before is not the line this shield was given last.
     const follows = last?.line === line - 1;
-    const before = !mayContinue(stored)
+    const starts = mayContinue(stored);
+    const open = endsOpen(stored);
+    // A secret wrapped over three lines or more: through a piece of it, or a line next to one.
+    const piece = isPiece(stored);
+    const ahead = open || piece || mayOpenChain(stored);
+    const lead = starts || STARTS_TOKEN.test(stored);
+    // The lines before, from the caller, when this one does not follow the last given.
+    const above = follows || !(lead || ahead) ? undefined : around?.before?.();
+    const nl = above?.lastIndexOf('\n') ?? -1;
+    const nearest = nl === -1 ? above : above?.slice(nl + 1);
+    const before = !starts
       ? undefined
       : follows
         ? last?.open || last?.jwt
           ? last.text
           : undefined
-        : around?.before?.();
-    const open = endsOpen(stored);
+        : nearest;
     const jwtBefore = follows ? (last?.jwt ?? 0) : before === undefined ? 0 : jwtOpenWidth(before);
-    last = { line, text: stored, open, jwt: 0 };
-    let text = before === undefined || jwtBefore > 0 ? stored : maskContinuation(before, stored);
+    const prevPiece = follows ? last?.piece === true : isPiece(nearest);
+    last = { line, text: stored, open, jwt: 0, piece };
+    let wrapped: string | undefined;
+    let befores: string[] | undefined;
+    if (ahead || (prevPiece && lead)) {
+      befores = follows ? recent.all() : (above?.split('\n') ?? []);
+      wrapped = maskWrapped(stored, befores, ahead ? linesAfter(around) : []);
+    }
+    if (!follows) recent.from(befores ?? nearest);
+    recent.push(stored);
+    let text = wrapped ?? (before === undefined || jwtBefore > 0 ? stored : maskContinuation(before, stored));
     const range = ranges.find((r) => line >= r.from && line <= r.to);
     if (range) return inertInline(inKeyBlock(text, line > range.from));
     text = redactLine(text);
@@ -80,13 +103,16 @@ export function shieldFor(keyRanges: readonly LineRange[] = [], enabled = true):
     }
     // Masked first, so that only the secret the next line completes is masked at its end (a
     // mask ends with `]`: a line that did not end open does not once masked).
-    if (open && around?.after && endsOpen(text)) {
-      const after = around.after();
+    if (wrapped === undefined && open && around?.after && endsOpen(text)) {
+      const after = around.after()?.split('\n')[0];
       if (after !== undefined) text = maskOpening(text, after);
     }
     return inertInline(maskTraceLine(text));
   };
 }
+
+/** The lines after a line (the nearest first), where its caller has them. */
+const linesAfter = (around: Around | undefined) => around?.after?.()?.split('\n') ?? [];
 
 // A run of base64 long enough to be part of a key, whatever surrounds it.
 const KEY_LIKE = /[A-Za-z0-9+/=]{24}/;

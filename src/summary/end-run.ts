@@ -13,6 +13,8 @@ import { copyOf } from './sniff.js';
 import { copiesEndingAt, pieceMost, runAtTail, SCAN_BYTES, type SeenRun } from './tail-run.js';
 
 const NL = 10;
+/** The note of a line shown for a template (see likeThis in assemble.ts). */
+const LIKE_THIS = / \[\+[\d,]+ similar, (?:last|first) \d+\]$/;
 
 export class EndRun {
   private bytes: Buffer | undefined;
@@ -127,6 +129,8 @@ function joinOne(entries: Entry[], run: LineRun): Entry[] {
   } else if ((gap?.line ?? 0) < run.from - 1) return entries;
   const { from: _, ...shown } = entries[at] as Entry;
   // A line numbered where it was shown is numbered where the run starts.
+  // The count of lines like it, when it has one, would tell the run a second time.
+  shown.text = shown.text.replace(LIKE_THIS, '');
   const mark = `${shown.isNew ? '+' : ''}${shown.line}: `;
   const text = shown.text.startsWith(mark)
     ? `${mark[0] === '+' ? '+' : ''}${run.from}: ${shown.text.slice(mark.length)}`

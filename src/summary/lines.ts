@@ -4,6 +4,7 @@
  */
 import { formatCount } from '../format.js';
 import type { Shield } from '../shield.js';
+import { CHAIN_LINES } from '../wrapped-token.js';
 import { cleanLines } from './clean.js';
 import type { Collected } from './collected.js';
 
@@ -67,15 +68,24 @@ export function knownLines(c: Collected, shield: Shield): Map<number, PoolLine> 
   const tail = new Map(c.tail.map((t) => [t.line, t.text]));
   const headAt = (n: number) =>
     n < headLines.length || (n === headLines.length && endsClean) ? headLines[n - 1] : undefined;
+  // The lines after one, from the head and the tail, as far as they are held in a row.
+  const afterOf = (n: number) => {
+    const out: string[] = [];
+    for (let k = n + 1; k <= n + CHAIN_LINES; k++) {
+      const t = tail.get(k) ?? headAt(k);
+      if (t === undefined) break;
+      out.push(t);
+    }
+    return out.length > 0 ? out.join('\n') : undefined;
+  };
   headLines.forEach((text, i) => {
-    const last = i === headLines.length - 1;
-    const after = () => (last ? tail.get(i + 2) : headLines[i + 1]);
-    if (!last || endsClean) known.set(i + 1, whole(i + 1, shield(i + 1, text, { after })));
+    const after = () => afterOf(i + 1);
+    if (i < headLines.length - 1 || endsClean) known.set(i + 1, whole(i + 1, shield(i + 1, text, { after })));
   });
   for (const t of c.tail) {
     const around = {
       before: () => tail.get(t.line - 1) ?? headAt(t.line - 1),
-      after: () => tail.get(t.line + 1),
+      after: () => afterOf(t.line),
     };
     known.set(t.line, whole(t.line, shield(t.line, t.text, around)));
   }

@@ -6,6 +6,7 @@ import { formatBytes, formatCount, formatDuration, formatTokens } from '../forma
 import { inertLine, type Shield, shieldFor } from '../shield.js';
 import { DEFAULT_BUDGET, DEFAULT_TAIL_RATIO } from '../summary-budget.js';
 import { estimateTokens } from '../tokens.js';
+import { CHAIN_LINES } from '../wrapped-token.js';
 import { cost, repeatMarker, size } from './assemble.js';
 import { cleanLines, showControls } from './clean.js';
 import type { Collected } from './collected.js';
@@ -142,7 +143,7 @@ function verbatim(c: Collected, facts: RunFacts, shield: Shield): Summary {
   }
   const out: SummaryLine[] = lines.map((text, i) => ({
     role: 'output',
-    text: inert(shield(i + 1, text, { after: () => lines[i + 1] })),
+    text: inert(shield(i + 1, text, { after: () => lines.slice(i + 1, i + 1 + CHAIN_LINES).join('\n') })),
     line: i + 1,
   }));
   if (stats) out.push(stats);
@@ -171,18 +172,13 @@ function summarized(
     }
   }
   const room = budget - size(header);
-  // A run of identical lines longer than the head, or ending the output, is told once (see
-  // line-run.ts and end-run.ts).
-  const entries = joinEndRun(
-    joinRun(
-      select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
-        tailRatio,
-        success: facts.exitCode === 0,
-      }),
-      c.run,
-    ),
-    c.endRuns,
-  );
+  // A run of identical lines longer than the head, the tail starts in, or ending the output, is
+  // told once, from its first line (see line-run.ts, tail-run.ts and end-run.ts).
+  const chosen = select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
+    tailRatio,
+    success: facts.exitCode === 0,
+  });
+  const entries = joinEndRun(joinRun(chosen, c.run), [...(c.run ? [c.run] : []), ...(c.endRuns ?? [])]);
   const lines: SummaryLine[] = [...header];
   for (const e of entries)
     lines.push(e.role === 'meta' ? meta(e.text) : { role: e.role, text: e.text, line: e.line });

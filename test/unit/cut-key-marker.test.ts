@@ -92,6 +92,14 @@ describe('a private key whose BEGIN marker is cut over lines', () => {
     expect(leaks(stdout, key.secret, 20)).toEqual([]);
   });
 
+  it('is masked when a key in a JSON string is wrapped just after an escape', () => {
+    const key = body(11);
+    const json = `{"key":"-----BEGIN RSA PRIVATE KEY-----\\n${key.join('\\n')}\\n-----END RSA PRIVATE KEY-----"}`;
+    const lines = [...filler(3), ...fold([json], 40), ...filler(3)];
+    expect(lines[3]?.endsWith('KEY-----\\')).toBe(true);
+    expect(leaks(shown(lines).join('\n'), key, 40)).toEqual([]);
+  });
+
   it('leaves a cut certificate marker and prose alone', () => {
     const lines = ['-----BEGIN CERTIF', 'ICATE-----', 'MIIBszCCAVmgAwIBAgIUQ', 'the end'];
     expect(shown(lines)).toEqual(lines);

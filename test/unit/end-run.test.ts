@@ -30,6 +30,21 @@ describe('a run of identical lines the tail starts in (issue 20)', () => {
     );
   });
 
+  it('is told once when its line is also shown with a count of lines like it', () => {
+    const out = summarize(`${numbers(20_000)}${lines('err: disk full', 300_000)}end\n`, { exitCode: 1 });
+    expect(out).toMatch(
+      /5-20000\]\n(?:20001: )?err: disk full\n\[ctxwrap: previous line repeated 299,999 more times\]\nend\n/,
+    );
+    expect(out).not.toContain('similar');
+  });
+
+  it('at the start, is told whole when omitted lines follow it', () => {
+    const out = summarize(`${lines('x', 300_000)}${numbers(20_000)}end\n`);
+    expect(out).toMatch(
+      /^x\n\[ctxwrap: previous line repeated 299,999 more times\]\n\[ctxwrap: [\d,]+ lines omitted, 300001-/m,
+    );
+  });
+
   it('is found the same however the bytes were split, on outputs larger than every buffer', () => {
     const bytes = Buffer.from(`${numbers(3_000)}${lines(R, 150_000)}${R}.\n${lines('x', 3)}`);
     const runsOf = (size: number) => {
