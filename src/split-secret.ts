@@ -28,7 +28,7 @@ const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
 // [A-Za-z0-9_+/=.-]
-const isTokenChar = (c: number) =>
+export const isTokenChar = (c: number) =>
   (c >= 48 && c <= 57) ||
   (c >= 65 && c <= 90) ||
   (c >= 97 && c <= 122) ||

@@ -9,6 +9,7 @@
  */
 import { redactLine } from './redact.js';
 import { mask } from './secret-kinds.js';
+import { isTokenChar } from './split-secret.js';
 
 /** Lines of a chain looked at on each side of a line, at most. */
 export const CHAIN_LINES = 8;
@@ -36,7 +37,7 @@ const STARTS_TOKEN = /^[A-Za-z0-9_+/=.-]+/;
  */
 export function mayOpenChain(line: string): boolean {
   let s = line.length;
-  while (s > 0 && line.length - s < 64 && isTokenCode(line.charCodeAt(s - 1))) s--;
+  while (s > 0 && line.length - s < 64 && isTokenChar(line.charCodeAt(s - 1))) s--;
   if (s === line.length || line.length > MAX_WIDTH) return false;
   // A known prefix holds a mark or a capital (`ghp_`, `AKIA`, `sk-`, `key=`).
   let marked = false;
@@ -62,22 +63,10 @@ function endsWithWord(line: string, e: number, w: string): boolean {
   return true;
 }
 
-// [A-Za-z0-9_+/=.-]
-const isTokenCode = (c: number) =>
-  (c >= 48 && c <= 57) ||
-  (c >= 65 && c <= 90) ||
-  (c >= 97 && c <= 122) ||
-  c === 95 ||
-  c === 43 ||
-  c === 47 ||
-  c === 61 ||
-  c === 46 ||
-  c === 45;
-
 /** A line of token characters alone: a piece of a wrapped token. */
 export function isPiece(line: string | undefined): line is string {
   if (line === undefined || line.length < 8 || line.length > MAX_WIDTH) return false;
-  for (let i = 0; i < line.length; i++) if (!isTokenCode(line.charCodeAt(i))) return false;
+  for (let i = 0; i < line.length; i++) if (!isTokenChar(line.charCodeAt(i))) return false;
   return true;
 }
 
