@@ -19,6 +19,7 @@ import { execa, execaSync, type Options, type Result, type ResultPromise, type S
 import { afterAll, afterEach } from 'vitest';
 import { parseFastSearchArgs, runSearch } from '../src/cli/fast-search.js';
 import { listResults } from '../src/commands/list.js';
+import { readResult } from '../src/commands/read.js';
 import { resolveTtl } from '../src/env.js';
 import { CtxwrapError } from '../src/errors.js';
 
@@ -203,6 +204,21 @@ export function searchIn(runDir: string, args: string[]): Promise<Called> {
   if (!parsed) throw new Error(`searchIn takes what the fast path parses (spawn the CLI): ${args.join(' ')}`);
   const { words, ...flags } = parsed;
   return inProcess((print) => runSearch(words, flags, print));
+}
+
+/** `ctxwrap --run-dir DIR read ID [--lines LINES] --max-chars 0` in-process. */
+export function readIn(runDir: string, id: string, lines?: string): Promise<Called> {
+  return inProcess((print) =>
+    readResult({
+      runDir,
+      id,
+      ...(lines ? { lines } : {}),
+      maxChars: 0,
+      print,
+      printBytes: () => true,
+      warn: () => {},
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

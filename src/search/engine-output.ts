@@ -19,6 +19,27 @@ function startsWith(buf: Buffer, a: number, end: number, x: Buffer): boolean {
  * whole in `buf` or not of that form.
  */
 function readMatchLine(buf: Buffer, start: number, end: number, parsed: Float64Array): number {
+  const o = numberThenColon(buf, start, end, parsed, 0);
+  const m = o < 0 ? -1 : numberThenColon(buf, o, end, parsed, 1);
+  if (m < 0) return -1;
+  let i = m;
+  while (i < end && buf[i] !== 10) i++;
+  if (i >= end) return -1;
+  parsed[2] = m;
+  return i + 1;
+}
+
+/**
+ * The decimal number at `buf[start...]` followed by `:`, into `parsed[slot]`: the index past the
+ * colon, or -1 when there is no digit there or no colon after them within `end`.
+ */
+function numberThenColon(
+  buf: Buffer,
+  start: number,
+  end: number,
+  parsed: Float64Array,
+  slot: number,
+): number {
   let i = start;
   let n = 0;
   for (; i < end; i++) {
@@ -27,20 +48,7 @@ function readMatchLine(buf: Buffer, start: number, end: number, parsed: Float64A
     n = n * 10 + x - 48;
   }
   if (i >= end || buf[i] !== 58 || i === start) return -1;
-  const o = ++i;
-  let offset = 0;
-  for (; i < end; i++) {
-    const x = buf[i]!;
-    if (x < 48 || x > 57) break;
-    offset = offset * 10 + x - 48;
-  }
-  if (i >= end || buf[i] !== 58 || i === o) return -1;
-  const m = ++i;
-  while (i < end && buf[i] !== 10) i++;
-  if (i >= end) return -1;
-  parsed[0] = n;
-  parsed[1] = offset;
-  parsed[2] = m;
+  parsed[slot] = n;
   return i + 1;
 }
 

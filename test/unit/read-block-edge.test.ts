@@ -2,8 +2,7 @@
 // lines that a block boundary falls between was printed: the line before or after it was not in
 // the block, so the half on this side of the boundary had nothing to be joined with.
 import { describe, expect, it } from 'vitest';
-import { readResult } from '../../src/commands/read.js';
-import { inProcess, tempDir, writeResult } from '../support.js';
+import { readIn, tempDir, writeResult } from '../support.js';
 
 const BLOCK = 1 << 20;
 const ID = 'edge_0000000e';
@@ -16,18 +15,7 @@ function output(first: string, rest: string): string {
   return `${text}${first}\n${rest}\ntail\n`;
 }
 
-const read = (runDir: string, lines?: string) =>
-  inProcess((print) =>
-    readResult({
-      runDir,
-      id: ID,
-      ...(lines ? { lines } : {}),
-      maxChars: 0,
-      print,
-      printBytes: () => true,
-      warn: () => {},
-    }),
-  );
+const read = (runDir: string, lines?: string) => readIn(runDir, ID, lines);
 
 describe('a secret cut over the two lines a block of read ends and starts with', () => {
   for (const [first, rest, pieces] of [

@@ -4,11 +4,10 @@
 // head and tail windows, and a salient line in the middle, whose neighbours the collector keeps),
 // `read` (default and `--lines grep:`) and `search`, which matches the masked text only.
 import { describe, expect, it } from 'vitest';
-import { readResult } from '../../src/commands/read.js';
 import { Collector } from '../../src/summary/collector.js';
 import { buildSummary, renderSummary } from '../../src/summary/render.js';
 import { summarize } from '../../src/summary/summarize.js';
-import { inProcess, searchIn, tempDir, writeResult } from '../support.js';
+import { readIn, searchIn, tempDir, writeResult } from '../support.js';
 
 const JWT_HEAD = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxM';
 const JWT_REST = 'jM0NTY3ODkwIiwibmFtZSI6IkZBS0UifQ.c2lnbmF0dXJlRkFLRXNpZ25hdHVyZQ';
@@ -36,18 +35,7 @@ function stored(): string {
   return runDir;
 }
 
-const read = (runDir: string, lines?: string) =>
-  inProcess((print) =>
-    readResult({
-      runDir,
-      id: ID,
-      ...(lines ? { lines } : {}),
-      maxChars: 0,
-      print,
-      printBytes: () => true,
-      warn: () => {},
-    }),
-  );
+const read = (runDir: string, lines?: string) => readIn(runDir, ID, lines);
 
 const leaked = (text: string) => PIECES.filter((p) => text.includes(p));
 

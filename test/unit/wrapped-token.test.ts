@@ -1,9 +1,8 @@
 // Issue 20: a token wrapped over three lines or more (a terminal's width, fold(1)) had only its
 // first two lines joined (split-secret.ts): the pieces after the second were printed.
 import { describe, expect, it } from 'vitest';
-import { readResult } from '../../src/commands/read.js';
 import { summarize } from '../../src/summary/summarize.js';
-import { inProcess, tempDir, writeResult } from '../support.js';
+import { readIn, tempDir, writeResult } from '../support.js';
 
 const fold = (line: string, width: number) => line.match(new RegExp(`.{1,${width}}`, 'g')) as string[];
 const SECRETS = [
@@ -51,17 +50,7 @@ describe('a secret wrapped over three lines or more', () => {
     const runDir = tempDir();
     writeResult(runDir, 'wrap_0000000a', text);
     for (const lines of ['2995-3010', 'grep:done', 'last:3']) {
-      const { stdout } = await inProcess((print) =>
-        readResult({
-          runDir,
-          id: 'wrap_0000000a',
-          lines,
-          maxChars: 0,
-          print,
-          printBytes: () => true,
-          warn: () => {},
-        }),
-      );
+      const { stdout } = await readIn(runDir, 'wrap_0000000a', lines);
       expect(stdout).toContain('done');
       expect(leaks(stdout, `login with token is ${secret}`, secret, 16), lines).toEqual([]);
     }
