@@ -4,12 +4,14 @@
  * here); so can anything else that had a command write `<id>.txt` itself (an agent's shell) and
  * wants ctxwrap's summary of it.
  */
-import { constants, openSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { formatBytes } from '../format.js';
+import { linesAt } from '../store/lines-at.js';
 import { storageFull } from '../store/output-file.js';
 import {
   type EndReason,
   lastRunOf,
+  openStoredOutput,
   type ResultMeta,
   readFingerprint,
   resultPaths,
@@ -19,8 +21,9 @@ import {
   writeMeta,
 } from '../store/results.js';
 import { type RunDir, reason } from '../store/run-dir.js';
-import type { Collected } from '../summary/collected.js';
+import type { Collected, Compared } from '../summary/collected.js';
 import { Collector } from '../summary/collector.js';
+import { nameFromPrevious } from '../summary/gone.js';
 import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js';
 import { hintWords } from '../summary/salience.js';
 import { keepBytesFor } from '../summary/summarize.js';
@@ -191,6 +194,7 @@ export function finishResult(req: FinishRequest): Finished {
     ...(meta.source === 'stdin' ? { fromStdin: true } : {}),
     ...(summary.previousId ? { previousId: summary.previousId } : {}),
   };
+  if (collected?.compared && summary.previousId) nameGone(dir, summary.previousId, collected.compared);
   const text = collected
     ? renderSummary(buildSummary(collected, facts, options))
     : `[ctxwrap ${meta.id}] exit ${ending.exitCode} · ${formatBytes(bytes)} · no summary (${summary.collector.error}) · full output: ${paths.output}\n`;
@@ -201,6 +205,21 @@ export function finishResult(req: FinishRequest): Finished {
   const storedPart = meta.storedBytes !== undefined;
   if (meta.source !== 'stdin' && !storedPart) guard(() => setLastRun(dir, meta.cwd, meta.command, meta.id));
   return { text, meta, storedPart, storeErrors, ...(warning ? { warning } : {}) };
+}
+
+/** Names gone lines the previous run kept no text of, from its stored output while it is there. */
+function nameGone(dir: RunDir, previousId: string, compared: Compared): void {
+  nameFromPrevious(compared, (lines, max) => {
+    let fd: number | undefined;
+    try {
+      fd = openStoredOutput(dir, previousId);
+      return linesAt(fd, lines, max);
+    } catch {
+      return new Map();
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  });
 }
 
 /** A follower of the result file from its start, or undefined (and why, in `storeErrors`). */

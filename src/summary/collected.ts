@@ -57,6 +57,13 @@ export interface Compared {
   gone: number;
   /** The text of up to GONE_NAMED of the gone lines (the previous run's best), cleaned. */
   goneTexts: string[];
+  /**
+   * Gone forms whose text the previous run did not keep: the number of their first line in the
+   * previous output and their number-masked hash, in line order (a few; see nameFromPrevious).
+   */
+  unnamed: [number, number][];
+  /** Loose keys of this run's salient forms (see looseKey). */
+  loose: ReadonlySet<number>;
   /** False when the previous run has too little in common to be a baseline. */
   related: boolean;
 }

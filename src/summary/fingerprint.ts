@@ -18,6 +18,8 @@ export interface Fingerprint {
   digitsMax: number;
   /** Number-masked hashes of the salient lines (at most SALIENT_MAX, the first ones). */
   salient: number[];
+  /** The number of each salient form's first line, in the order of `salient`. */
+  salientLines?: number[];
   /** The text of the best salient lines, by number-masked hash (see gone.ts). */
   texts?: [number, string][];
 }
@@ -81,6 +83,10 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
         .map(([h, t]): [number, string] => [h, keptText(t)])
     : [];
   const exactCounts = Array.isArray(v.ec) ? (v.ec as unknown[]).filter(isCount) : [];
+  const salientLines =
+    Array.isArray(v.sl) && v.sl.length === salient.length && v.sl.every((n) => Number.isInteger(n) && n > 0)
+      ? (v.sl as number[])
+      : undefined;
   return {
     exact: exact.filter((n) => !Number.isNaN(n)),
     exactCounts,
@@ -88,6 +94,7 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
     digits,
     digitsMax,
     salient,
+    ...(salientLines ? { salientLines } : {}),
     texts,
   };
 }
@@ -106,6 +113,7 @@ export function serializeFingerprint(fp: Fingerprint): string {
     d: fp.digits,
     dm: fp.digitsMax,
     s: fp.salient,
+    ...(fp.salientLines ? { sl: fp.salientLines } : {}),
     t: fp.texts ?? [],
   });
 }

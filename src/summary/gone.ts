@@ -4,13 +4,22 @@
  * TEXTS_MAX best forms by severity, the earliest among equals, each cut to TEXT_MAX characters.
  */
 
-import { fnv1a } from './hash.js';
+import { cleanLine } from './clean.js';
+import type { Compared } from './collected.js';
+import type { Fingerprint } from './fingerprint.js';
+import { fnv1a, hashLine } from './hash.js';
 
 /** How many salient lines' text a fingerprint keeps, and how long each may be. */
 export const TEXTS_MAX = 20;
 const TEXT_MAX = 200;
 /** How many gone lines a comparison names. */
 const GONE_NAMED = 3;
+/** How many gone forms without a kept text a comparison looks up in the previous output. */
+const GONE_ASKED = 12;
+/** A gone line longer than this is not looked up (its text is cut to TEXT_MAX anyway). */
+const LOOKUP_MAX = 4096;
+
+type Has = Pick<ReadonlySet<number>, 'has'>;
 
 interface Kept {
   hash: number;
@@ -66,11 +75,7 @@ export function looseKey(text: string): number {
  * The kept texts of the previous run whose form is not among this run's salient lines (`now`,
  * number-masked hashes), nor, but for a duration, among them (`loose`, see looseKey).
  */
-export function goneTexts(
-  previous: readonly [number, string][] | undefined,
-  now: Set<number>,
-  loose: Set<number>,
-): string[] {
+export function goneTexts(previous: readonly [number, string][] | undefined, now: Has, loose: Has): string[] {
   const out: string[] = [];
   const seen = new Set<number>();
   for (const [hash, text] of previous ?? []) {
@@ -80,4 +85,44 @@ export function goneTexts(
     out.push(text);
   }
   return out;
+}
+
+/**
+ * The previous run's gone forms that it kept no text of (it keeps the TEXTS_MAX best): their
+ * first lines there and their hashes, the first GONE_ASKED in line order. A fix among hundreds of
+ * alike errors is one of these.
+ */
+export function unnamedGone(previous: Fingerprint | undefined, now: Has): [number, number][] {
+  const lines = previous?.salientLines;
+  if (!previous || !lines) return [];
+  const kept = new Set((previous.texts ?? []).map(([h]) => h));
+  const out: [number, number][] = [];
+  previous.salient.forEach((h, i) => {
+    if (!now.has(h) && !kept.has(h)) out.push([lines[i] as number, h]);
+  });
+  return out.sort((a, b) => a[0] - b[0]).slice(0, GONE_ASKED);
+}
+
+/**
+ * Names more gone lines, up to GONE_NAMED, from the previous output itself: `linesAt` gives the
+ * bytes of the asked lines (those it can read, up to a length). A line is taken only when its number-masked
+ * hash is the form's (the file is the one the fingerprint was made from) and it is not, but for
+ * a duration, among this run's salient lines.
+ */
+export function nameFromPrevious(
+  c: Compared,
+  linesAt: (lines: number[], max: number) => Map<number, Buffer>,
+): void {
+  if (c.goneTexts.length >= GONE_NAMED || c.unnamed.length === 0) return;
+  const found = linesAt(
+    c.unnamed.map(([line]) => line),
+    LOOKUP_MAX,
+  );
+  for (const [line, hash] of c.unnamed) {
+    if (c.goneTexts.length >= GONE_NAMED) break;
+    const bytes = found.get(line);
+    if (!bytes || hashLine(bytes, 0, bytes.length).digits !== hash) continue;
+    const text = cleanLine(bytes.toString('utf8'));
+    if (!c.loose.has(looseKey(text))) c.goneTexts.push(keptText(text));
+  }
 }

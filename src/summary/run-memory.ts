@@ -6,14 +6,15 @@
 import { cleanLine } from './clean.js';
 import type { Compared } from './collected.js';
 import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
-import { goneTexts, SalientTexts } from './gone.js';
+import { goneTexts, SalientTexts, unnamedGone } from './gone.js';
 import { hashLine } from './hash.js';
 
 export class RunMemory {
   private readonly compare: Comparison | undefined;
   private readonly exactSketch = new Sketch(EXACT_K);
   private readonly digitsSketch = new Sketch(DIGITS_K);
-  private readonly salient = new Set<number>();
+  /** The salient forms by number-masked hash, with the number of each one's first line. */
+  private readonly salient = new Map<number, number>();
   private readonly salientTexts = new SalientTexts();
   /** Loose keys of the salient forms (as many as `salient` holds). */
   private readonly looseSalient = new Set<number>();
@@ -54,7 +55,7 @@ export class RunMemory {
     e: number,
   ): void {
     if (this.salient.size >= SALIENT_MAX || this.salient.has(digits)) return;
-    this.salient.add(digits);
+    this.salient.set(digits, line);
     this.looseSalient.add(loose);
     if (this.salientTexts.wants(score))
       this.salientTexts.add(digits, score, line, cleanLine(work.toString('utf8', s, e)));
@@ -65,7 +66,14 @@ export class RunMemory {
     if (!this.compare) return undefined;
     const gone = (this.previous?.salient ?? []).filter((h) => !this.salient.has(h)).length;
     const named = goneTexts(this.previous?.texts, this.salient, this.looseSalient);
-    return { fresh: this.compare.fresh, gone, goneTexts: named, related: this.compare.related };
+    return {
+      fresh: this.compare.fresh,
+      gone,
+      goneTexts: named,
+      unnamed: unnamedGone(this.previous, this.salient),
+      loose: this.looseSalient,
+      related: this.compare.related,
+    };
   }
 
   /** This run's lines, for comparing with a later run. */
@@ -77,8 +85,14 @@ export class RunMemory {
       exactMax: this.exactSketch.max,
       digits: this.digitsSketch.entries(),
       digitsMax: this.digitsSketch.max,
-      salient: [...this.salient].sort((a, b) => a - b),
+      ...salientForms(this.salient),
       texts: this.salientTexts.entries(),
     };
   }
+}
+
+/** The salient forms in hash order, with their first lines in the same order. */
+function salientForms(salient: Map<number, number>): Pick<Fingerprint, 'salient' | 'salientLines'> {
+  const forms = [...salient].sort((a, b) => a[0] - b[0]);
+  return { salient: forms.map(([h]) => h), salientLines: forms.map(([, line]) => line) };
 }

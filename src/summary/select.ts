@@ -329,6 +329,19 @@ function middleUnits(
   return units;
 }
 
+/**
+ * A new line carries its mark wherever it is shown: as a parent header, a block line or context
+ * too, not only as a unit of its own (a passing test and an empty line are never news).
+ */
+function markNew(units: Pending[], newLines: Set<number>): void {
+  for (const u of units)
+    for (const e of u.entries)
+      if (e.role !== 'meta' && !e.isNew && newLines.has(e.line) && !isPassLine(e.text)) {
+        e.isNew = true;
+        e.role = 'new';
+      }
+}
+
 export function select(
   c: Collected,
   room: number,
@@ -345,6 +358,7 @@ export function select(
     ...heldUnits(held, sp, c.lines, opts),
     ...middleUnits(c, held, sp, keyOf, shield, cap, opts),
   ];
+  markNew(units, c.newLines);
   reserve(units, verdictLine(held.values(), c.lines), RESERVED);
   // The first and the last line that say something: where the output starts and ends, so that a
   // log of salient-looking messages (commit messages that say "failed") never hides both ends.

@@ -420,4 +420,29 @@ describe('what changed since the last run', () => {
     expect(other.stdout).not.toContain('vs ');
     expect(existsSync(join(runDir, 'last'))).toBe(true);
   });
+
+  it('names the fixed error among many alike ones, read back from the previous output', async () => {
+    // The previous run keeps the text of its best 20 salient lines only: the fixed one, the 30th
+    // of 40 alike errors, is read from its stored output.
+    const runDir = tempDir();
+    const work = tempDir();
+    const log = join(work, 'log.txt');
+    const name = (i: number) => String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26));
+    const error = (i: number) =>
+      `src/${name(i)}.ts(${i},3): error TS2339: Property '${name(i)}' does not exist on type 'Q${name(i)}'.`;
+    const body = (skip: number) =>
+      [
+        ...Array.from({ length: 300 }, (_, i) => `compiling unit ${i}`),
+        ...Array.from({ length: 40 }, (_, i) => i + 1)
+          .filter((i) => i !== skip)
+          .map(error),
+        'Found 40 errors.',
+      ].join('\n');
+    writeFileSync(log, body(0));
+    await ctxwrap(['--', 'cat', log], { runDir, cwd: work });
+    writeFileSync(log, body(30));
+    const out = (await ctxwrap(['--', 'cat', log], { runDir, cwd: work })).stdout as string;
+    expect(out).toContain('1 salient gone]');
+    expect(out).toContain(`[ctxwrap: gone: ${error(30)}]`);
+  });
 });

@@ -175,6 +175,45 @@ describe('re-runs', () => {
     }
   });
 
+  it('marks a new line wherever it is shown: as the parent header of a new error too', () => {
+    // A linter's finding: a header naming the place, then the message indented under it. A new
+    // finding brings its header as the message's parent; the header is new as well.
+    const finding = (file: string, line: number, rule: string, message: string) => [
+      `${file}:${line}:7 lint/${rule} ${'━'.repeat(40)}`,
+      '',
+      `  × ${message}`,
+      '',
+    ];
+    const old = [
+      ...finding(
+        'lib/a.js',
+        12,
+        'suspicious/noAssignInExpressions',
+        'The assignment should not be in an expression.',
+      ),
+      ...finding(
+        'lib/b.js',
+        40,
+        'correctness/noInnerDeclarations',
+        'This var should be declared at the root.',
+      ),
+    ];
+    const added = finding(
+      'lib/r.js',
+      205,
+      'correctness/noConstantCondition',
+      'This condition always evaluates to the same value.',
+    );
+    const previous = fingerprintOf([...filler(300), ...old, ...filler(300, 300)].join('\n'));
+    const out = summarize(
+      [...filler(300), ...old, ...added, ...filler(300, 300)].join('\n'),
+      { ...facts, previousId: 'biome_00000001' },
+      { previous },
+    );
+    expect(out).toContain(`+${300 + old.length + 3}:   × This condition always evaluates to the same value.`);
+    expect(out).toContain(`+${300 + old.length + 1}: lib/r.js:205:7 lint/correctness/noConstantCondition`);
+  });
+
   it('marks one more copy of a line already there, word for word, new (a multiset, not a set)', () => {
     const finding = (loc: string) => [
       `src/models.py:${loc}:`,
