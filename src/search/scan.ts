@@ -307,25 +307,22 @@ async function scanWith(
   // second process costs more than it saves.
   const all = names.map((_, i) => i);
   const groups = names.length > 8 ? [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)] : [all];
+  // One function for both parsers: a second (a closure per group) made V8 drop the parse's
+  // optimised code halfway (a call target it had not seen) and compile it again.
+  const found = (f: number, w: number, offset: number, line: number) => {
+    if (!out[f]) {
+      out[f] = emptyScan(literals.length);
+      kept[f] = keeper(literals.length);
+    }
+    note(out[f], kept[f]!, w, offset, line);
+  };
   const runs = groups.map((group) =>
     runEngine(
       engine,
       patterns,
       group.map((i) => names[i]!),
       cwd,
-      grepParser(
-        names,
-        group,
-        forms,
-        (f, w, offset, line) => {
-          if (!out[f]) {
-            out[f] = emptyScan(literals.length);
-            kept[f] = keeper(literals.length);
-          }
-          note(out[f], kept[f]!, w, offset, line);
-        },
-        engine.name === 'rg',
-      ),
+      grepParser(names, group, forms, found, engine.name === 'rg'),
       signal,
     ),
   );
