@@ -13,6 +13,55 @@ function startsWith(buf: Buffer, a: number, end: number, x: Buffer): boolean {
 }
 
 /**
+ * The match lines of ripgrep's form, `line:offset:match\n`, of output `file` from `buf[start...]`
+ * on, in one loop (most lines are these: a common word has 10^5, and a call or two per line cost
+ * more than the parse): the index of the first line that is not one (a blank line, a name) or not
+ * whole.
+ */
+function matchLines(
+  buf: Buffer,
+  start: number,
+  end: number,
+  forms: { bytes: Buffer; word: number }[],
+  file: number,
+  found: (file: number, word: number, offset: number, line: number) => void,
+): number {
+  while (start < end) {
+    let i = start;
+    let x = buf[i];
+    let n = 0;
+    while (x !== undefined && x >= 48 && x <= 57) {
+      n = n * 10 + x - 48;
+      x = buf[++i];
+    }
+    if (x !== 58 || i === start) return start;
+    const o = ++i;
+    x = buf[i];
+    let offset = 0;
+    while (x !== undefined && x >= 48 && x <= 57) {
+      offset = offset * 10 + x - 48;
+      x = buf[++i];
+    }
+    if (x !== 58 || i === o) return start;
+    const m = ++i;
+    const e = buf.indexOf(10, m);
+    if (e === -1) return start;
+    for (let f = 0; f < forms.length; f++) {
+      const bytes = forms[f]!.bytes;
+      if (bytes.length !== e - m) continue;
+      let k = 0;
+      while (k < bytes.length && bytes[k] === buf[m + k]) k++;
+      if (k === bytes.length) {
+        found(file, forms[f]!.word, offset, n);
+        break;
+      }
+    }
+    start = e + 1;
+  }
+  return start;
+}
+
+/**
  * A reader of the engine's output over the outputs `names[i]` for i in `group`, which it reports
  * in that order: works on the bytes as they come, with no string made per match. `heading`: the
  * ripgrep form (see the module's comment).
@@ -86,48 +135,6 @@ export function grepParser(
         return;
       }
   };
-  /**
-   * The match lines of ripgrep's form, `line:offset:match\n`, from `buf[start...]` on, in one
-   * loop (most lines are these: a common word has 10^5, and a call or two per line cost more
-   * than the parse): the index of the first line that is not one (a blank line, a name) or not
-   * whole.
-   */
-  const matchLines = (buf: Buffer, start: number, end: number): number => {
-    const file = group[at]!;
-    while (start < end) {
-      let i = start;
-      let x = buf[i];
-      let n = 0;
-      while (x !== undefined && x >= 48 && x <= 57) {
-        n = n * 10 + x - 48;
-        x = buf[++i];
-      }
-      if (x !== 58 || i === start) return start;
-      const o = ++i;
-      x = buf[i];
-      let offset = 0;
-      while (x !== undefined && x >= 48 && x <= 57) {
-        offset = offset * 10 + x - 48;
-        x = buf[++i];
-      }
-      if (x !== 58 || i === o) return start;
-      const m = ++i;
-      const e = buf.indexOf(10, m);
-      if (e === -1) return start;
-      for (let f = 0; f < forms.length; f++) {
-        const bytes = forms[f]!.bytes;
-        if (bytes.length !== e - m) continue;
-        let k = 0;
-        while (k < bytes.length && bytes[k] === buf[m + k]) k++;
-        if (k === bytes.length) {
-          found(file, forms[f]!.word, offset, n);
-          break;
-        }
-      }
-      start = e + 1;
-    }
-    return start;
-  };
   return (chunk: Buffer) => {
     // The line cut at the end of the previous chunk goes in front (a chunk is 64 KiB: the copy
     // costs less than a second path for one line).
@@ -136,7 +143,7 @@ export function grepParser(
     let start = 0;
     while (start < end) {
       if (heading && current && !expectName) {
-        const next = matchLines(buf, start, end);
+        const next = matchLines(buf, start, end, forms, group[at]!, found);
         if (next !== start) {
           start = next;
           continue;
