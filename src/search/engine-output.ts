@@ -62,9 +62,9 @@ function matchLines(
 }
 
 /**
- * A reader of the engine's output over the outputs `names[i]` for i in `group`, which it reports
- * in that order: works on the bytes as they come, with no string made per match. `heading`: the
- * ripgrep form (see the module's comment).
+ * A reader of the engine's output over the outputs `names[i]` for i in `group` (grep reports
+ * them in that order, ripgrep's threads in any): works on the bytes as they come, with no string
+ * made per match. `heading`: the ripgrep form (see the module's comment).
  */
 export function grepParser(
   names: string[],
@@ -79,16 +79,13 @@ export function grepParser(
   let current = !heading;
   let expectName = heading;
   let rest: Buffer | undefined;
-  /** The output named by the line `buf[start, nl)` (a name has no `:`), from the current on. */
+  // ripgrep's outputs by name (its threads print each output's matches together, outputs in any order).
+  const byName = heading ? new Map(named.map((b, k) => [b.toString('latin1'), k])) : undefined;
+  /** The output named by the line `buf[start, nl)` (a name has no `:`). */
   const heads = (buf: Buffer, start: number, nl: number) => {
-    let next = at + 1;
-    while (
-      next < named.length &&
-      !(nl - start === named[next]!.length && startsWith(buf, start, nl, named[next]!))
-    )
-      next++;
-    current = next < named.length;
-    if (current) at = next;
+    const k = byName!.get(buf.toString('latin1', start, nl));
+    current = k !== undefined;
+    if (current) at = k!;
   };
   // One line, `buf[start, nl)`: a name (of the current output or a later one's), then the two
   // numbers are read where they must be, and the match compared with the forms.
