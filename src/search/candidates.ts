@@ -66,41 +66,55 @@ function windowsOf(sources: Source[], column: number[], weight: number[]): Found
   const win: number[] = [];
   const key: number[] = [];
   const matched = new Map<number, Matched>();
-  sources.forEach((s, i) => {
-    if (s.scan.binary || column.every((c) => (s.scan.windows[c]?.length ?? 0) === 0)) return;
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i]!;
+    if (s.scan.binary) continue;
+    const all = packedWindows(s, column);
+    if (all.length === 0) continue;
     // A window is read back from the matches the scan kept in it: windows without one are left out.
-    const lists = column.map((c) => s.scan.windows[c] ?? []);
-    const keptBlocks = new Set(s.scan.matches.map((m) => Math.floor((m.line - 1) / BLOCK)));
-    const readable = (x: number) => keptBlocks.has(x) || keptBlocks.has(x + 1);
-    // The words' window lists (ascending) merged: each window once, with its mask and pre-score.
-    const at = column.map(() => 0);
+    const kept = Int32Array.from(s.scan.matches, (m) => Math.floor((m.line - 1) / BLOCK)).sort();
+    // Each window once, ascending, with its mask and pre-score (words in order, as summed before).
     const windows: number[] = [];
     const masks: number[] = [];
-    for (;;) {
-      let x = Number.POSITIVE_INFINITY;
-      for (let w = 0; w < lists.length; w++) {
-        const next = lists[w]![at[w]!];
-        if (next !== undefined && next < x) x = next;
-      }
-      if (x === Number.POSITIVE_INFINITY) break;
+    let j = 0;
+    for (let q = 0; q < all.length; ) {
+      const x = Math.floor(all[q]! / WORDS_MAX);
       let m = 0;
       let pre = 0;
-      for (let w = 0; w < lists.length; w++) {
-        if (lists[w]![at[w]!] !== x) continue;
-        at[w]!++;
+      for (; q < all.length && all[q]! < (x + 1) * WORDS_MAX; q++) {
+        const w = all[q]! - x * WORDS_MAX;
         m |= 1 << w;
         pre += weight[w]!;
       }
       windows.push(x);
       masks.push(m);
-      if (!readable(x)) continue;
+      // Readable: a kept match in its block or the next.
+      while (j < kept.length && kept[j]! < x) j++;
+      if (j === kept.length || kept[j]! > x + 1) continue;
       src.push(i);
       win.push(x);
       key.push(bits(m) * 1e4 + pre);
     }
-    if (windows.length > 0) matched.set(i, { windows, masks });
-  });
+    matched.set(i, { windows, masks });
+  }
   return { src, win, key, matched };
+}
+
+/** Word indexes a packed window holds room for (masks are 32-bit: fewer words than that). */
+const WORDS_MAX = 64;
+
+/**
+ * The windows of the words of `column` in output `s`, each as `window * WORDS_MAX + word`, sorted
+ * (natively: one pass over them after, not a merge of the lists comparing every list per window).
+ */
+function packedWindows(s: Source, column: number[]): Float64Array {
+  let n = 0;
+  for (const c of column) n += s.scan.windows[c]?.length ?? 0;
+  const all = new Float64Array(n);
+  let k = 0;
+  for (let w = 0; w < column.length; w++)
+    for (const x of s.scan.windows[column[w]!] ?? []) all[k++] = x * WORDS_MAX + w;
+  return all.sort();
 }
 
 /** The best `k` of the windows found (indexes into `found`, ascending). */

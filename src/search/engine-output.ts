@@ -13,49 +13,58 @@ function startsWith(buf: Buffer, a: number, end: number, x: Buffer): boolean {
 }
 
 /**
- * A match line in ripgrep's form, `line:offset:match\n` at `buf[start...]`, read in one pass
- * (most lines are these: no search for its end, no call per line): the index past its newline,
- * with the line number, the offset and where the match starts in `parsed`; -1 when it is not
- * whole in `buf` or not of that form.
+ * The match lines of ripgrep's form, `line:offset:match\n`, of output `file` from `buf[start...]`
+ * on, in one loop (most lines are these: a common word has 10^5, and a call or two per line cost
+ * more than the parse): the index of the first line that is not one (a blank line, a name) or not
+ * whole.
  */
-function readMatchLine(buf: Buffer, start: number, end: number, parsed: Float64Array): number {
-  const o = numberThenColon(buf, start, end, parsed, 0);
-  const m = o < 0 ? -1 : numberThenColon(buf, o, end, parsed, 1);
-  if (m < 0) return -1;
-  let i = m;
-  while (i < end && buf[i] !== 10) i++;
-  if (i >= end) return -1;
-  parsed[2] = m;
-  return i + 1;
-}
-
-/**
- * The decimal number at `buf[start...]` followed by `:`, into `parsed[slot]`: the index past the
- * colon, or -1 when there is no digit there or no colon after them within `end`.
- */
-function numberThenColon(
+function matchLines(
   buf: Buffer,
   start: number,
   end: number,
-  parsed: Float64Array,
-  slot: number,
+  forms: { bytes: Buffer; word: number }[],
+  file: number,
+  found: (file: number, word: number, offset: number, line: number) => void,
 ): number {
-  let i = start;
-  let n = 0;
-  for (; i < end; i++) {
-    const x = buf[i]!;
-    if (x < 48 || x > 57) break;
-    n = n * 10 + x - 48;
+  while (start < end) {
+    let i = start;
+    let x = buf[i];
+    let n = 0;
+    while (x !== undefined && x >= 48 && x <= 57) {
+      n = n * 10 + x - 48;
+      x = buf[++i];
+    }
+    if (x !== 58 || i === start) return start;
+    const o = ++i;
+    x = buf[i];
+    let offset = 0;
+    while (x !== undefined && x >= 48 && x <= 57) {
+      offset = offset * 10 + x - 48;
+      x = buf[++i];
+    }
+    if (x !== 58 || i === o) return start;
+    const m = ++i;
+    const e = buf.indexOf(10, m);
+    if (e === -1) return start;
+    for (let f = 0; f < forms.length; f++) {
+      const bytes = forms[f]!.bytes;
+      if (bytes.length !== e - m) continue;
+      let k = 0;
+      while (k < bytes.length && bytes[k] === buf[m + k]) k++;
+      if (k === bytes.length) {
+        found(file, forms[f]!.word, offset, n);
+        break;
+      }
+    }
+    start = e + 1;
   }
-  if (i >= end || buf[i] !== 58 || i === start) return -1;
-  parsed[slot] = n;
-  return i + 1;
+  return start;
 }
 
 /**
- * A reader of the engine's output over the outputs `names[i]` for i in `group`, which it reports
- * in that order: works on the bytes as they come, with no string made per match. `heading`: the
- * ripgrep form (see the module's comment).
+ * A reader of the engine's output over the outputs `names[i]` for i in `group` (grep reports
+ * them in that order, ripgrep's threads in any): works on the bytes as they come, with no string
+ * made per match. `heading`: the ripgrep form (see the module's comment).
  */
 export function grepParser(
   names: string[],
@@ -70,17 +79,13 @@ export function grepParser(
   let current = !heading;
   let expectName = heading;
   let rest: Buffer | undefined;
-  const parsed = new Float64Array(3);
-  /** The output named by the line `buf[start, nl)` (a name has no `:`), from the current on. */
+  // ripgrep's outputs by name (its threads print each output's matches together, outputs in any order).
+  const byName = heading ? new Map(named.map((b, k) => [b.toString('latin1'), k])) : undefined;
+  /** The output named by the line `buf[start, nl)` (a name has no `:`). */
   const heads = (buf: Buffer, start: number, nl: number) => {
-    let next = at + 1;
-    while (
-      next < named.length &&
-      !(nl - start === named[next]!.length && startsWith(buf, start, nl, named[next]!))
-    )
-      next++;
-    current = next < named.length;
-    if (current) at = next;
+    const k = byName!.get(buf.toString('latin1', start, nl));
+    current = k !== undefined;
+    if (current) at = k!;
   };
   // One line, `buf[start, nl)`: a name (of the current output or a later one's), then the two
   // numbers are read where they must be, and the match compared with the forms.
@@ -135,9 +140,8 @@ export function grepParser(
     let start = 0;
     while (start < end) {
       if (heading && current && !expectName) {
-        const next = readMatchLine(buf, start, end, parsed);
-        if (next !== -1) {
-          report(buf, parsed[2]!, next - 1, parsed[1]!, parsed[0]!);
+        const next = matchLines(buf, start, end, forms, group[at]!, found);
+        if (next !== start) {
           start = next;
           continue;
         }

@@ -94,7 +94,7 @@ export function lineMatcher(words: readonly Word[]): (text: string) => LineMatch
     let m = cache.get(text);
     if (!m) {
       const lower = text.toLowerCase();
-      m = spellings.some((x) => lower.includes(x)) ? lineMatch(text, words) : none;
+      m = spellings.some((x) => lower.includes(x)) ? lineMatch(text, words, spellings) : none;
       cache.set(text, m);
     }
     return m;
@@ -102,7 +102,7 @@ export function lineMatcher(words: readonly Word[]): (text: string) => LineMatch
 }
 
 /** Which words one line holds, and the terms that match them (see LineMatch). */
-function lineMatch(text: string, words: readonly Word[]): LineMatch {
+function lineMatch(text: string, words: readonly Word[], spellings: readonly string[]): LineMatch {
   const q = words.map(() => 0);
   const terms = new Set<string>();
   const indexed: string[] = [];
@@ -146,6 +146,8 @@ function lineMatch(text: string, words: readonly Word[]): LineMatch {
       size++;
       whole = true;
     },
+
+    spellings,
   );
   flush();
   return { q, terms: [...terms], indexed, size };

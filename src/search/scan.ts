@@ -252,8 +252,8 @@ const emptyScan = (literals: number): Scanned => ({
 /**
  * The same scan done by a search engine in a child process (engine.ts: ripgrep, else grep; the
  * matches that are forms of a literal are kept: one pass in C or Rust over each output, line
- * numbers and byte offsets included), two processes over every other output so that both cores
- * work. An engine that cannot be started is passed over for the next. Resolves undefined when
+ * numbers and byte offsets included), so that both cores work: ripgrep with two threads, grep
+ * as two processes over every other output. An engine that cannot be started is passed over for the next. Resolves undefined when
  * none can run or one fails (the caller falls back on scanFile). Binary is not decided here:
  * see isBinaryOutput.
  */
@@ -304,28 +304,28 @@ async function scanWith(
   if (names.length === 0 || patterns.length === 0) return scanned();
   // Every other output to each of two greps (outputs are named by command, and one command's
   // outputs are alike in size: halves by name would not be halves by bytes). Under 8 outputs, a
-  // second process costs more than it saves.
+  // second process costs more than it saves. ripgrep runs two threads in one process (engine.ts).
   const all = names.map((_, i) => i);
-  const groups = names.length > 8 ? [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)] : [all];
+  const groups =
+    names.length > 8 && engine.name === 'grep'
+      ? [all.filter((i) => i % 2 === 0), all.filter((i) => i % 2 === 1)]
+      : [all];
+  // One function for both parsers: a second (a closure per group) made V8 drop the parse's
+  // optimised code halfway (a call target it had not seen) and compile it again.
+  const found = (f: number, w: number, offset: number, line: number) => {
+    if (!out[f]) {
+      out[f] = emptyScan(literals.length);
+      kept[f] = keeper(literals.length);
+    }
+    note(out[f], kept[f]!, w, offset, line);
+  };
   const runs = groups.map((group) =>
     runEngine(
       engine,
       patterns,
       group.map((i) => names[i]!),
       cwd,
-      grepParser(
-        names,
-        group,
-        forms,
-        (f, w, offset, line) => {
-          if (!out[f]) {
-            out[f] = emptyScan(literals.length);
-            kept[f] = keeper(literals.length);
-          }
-          note(out[f], kept[f]!, w, offset, line);
-        },
-        engine.name === 'rg',
-      ),
+      grepParser(names, group, forms, found, engine.name === 'rg'),
       signal,
     ),
   );

@@ -50,9 +50,33 @@ function isWordChar(text: string, i: number, c: number): boolean {
 }
 
 /**
+ * A compound: a run of characters isWordChar accepts (ASCII letters and digits, joiners, a comma
+ * between two digits, letters, digits and marks of other scripts), found in one native pass
+ * rather than a call per character. In text without surrogates, where a character is one code
+ * unit as isWordChar reads them (it takes an astral letter's halves as no word characters).
+ */
+const COMPOUND = /(?:[A-Za-z0-9./\\:_@#+~$-]|[\p{L}\p{N}\p{M}]|(?<=[0-9]),(?=[0-9]))+/gu;
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
  * Calls `emit` with every compound of `text`, as it is written (case kept, joiners trimmed).
  */
-function forEachCompound(text: string, emit: (compound: string) => void): void {
+export function forEachCompound(text: string, emit: (compound: string) => void): void {
+  if (SURROGATE.test(text)) {
+    forEachCompoundByChar(text, emit);
+    return;
+  }
+  for (const m of text.matchAll(COMPOUND)) {
+    let start = m.index;
+    let end = start + m[0].length;
+    while (start < end && isJoiner(text.charCodeAt(start))) start++;
+    while (end > start && isJoiner(text.charCodeAt(end - 1))) end--;
+    if (end - start >= MIN_TOKEN) emit(text.slice(start, end));
+  }
+}
+
+/** forEachCompound of any text, a character at a time (letters and digits of every script). */
+export function forEachCompoundByChar(text: string, emit: (compound: string) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -164,16 +188,21 @@ function emitParts(orig: string, lower: string, emit: (token: string) => void): 
 /**
  * Calls `emit` with every token of one line: each compound whole, then its segments, then
  * their words, each lowercased (a compound that is one word is emitted once); and `onCompound`, if
- * given, with each compound lowercased and uncut.
+ * given, with each compound lowercased and uncut. `within`, if given, skips the tokens of a
+ * compound whose lowercase holds none of those strings (a caller looking for them: every token
+ * of such a compound is a part of it, so none can hold them either); onCompound still sees it.
  */
 export function tokenizeLine(
   text: string,
   emit: (token: string) => void,
   onCompound?: (lower: string) => void,
+  within?: readonly string[],
 ): void {
   forEachCompound(text, (compound) => {
     const lower = compound.toLowerCase();
     onCompound?.(lower);
+    // Only where the tokens are slices of `lower` (below; not where lowercasing changed the length).
+    if (within && lower.length === compound.length && !within.some((x) => lower.includes(x))) return;
     emit(lower.length > MAX_TOKEN ? lower.slice(0, MAX_TOKEN) : lower);
     if (!hasJoinerOrHump(compound)) return;
     if (lower.length === compound.length) {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { type ResultFile, resultFiles } from './result-files.js';
 import { parseMeta, type ResultMeta, writerLiveness } from './results.js';
 import type { RunDir } from './run-dir.js';
-import { readFileNoFollow } from './safe-open.js';
+import { readSmallNoFollow } from './safe-open.js';
 
 /** A result's state as list and search see it. */
 export type ResultState = 'complete' | 'running' | 'incomplete';
@@ -68,7 +68,7 @@ export async function listEntriesYielding(files: ResultFile[]): Promise<Entry[]>
 
 function addEntry(entries: Entry[], id: string, path: string): void {
   try {
-    const meta = parseMeta(readFileNoFollow(path), id);
+    const meta = parseMeta(readSmallNoFollow(path), id);
     if (!meta || neverStarted(meta, path)) return;
     const startedMs = Date.parse(meta.startedAt);
     entries.push({ meta, state: stateOf(meta), startedMs: Number.isNaN(startedMs) ? 0 : startedMs });

@@ -41,6 +41,29 @@ export function readFileNoFollow(path: string): string {
   return readBytesNoFollow(path).toString('utf8');
 }
 
+/** Bytes readSmallNoFollow takes in one read (a result's metadata is well under 4 KiB). */
+const SMALL = 64 * 1024;
+let small: Buffer | undefined;
+
+/**
+ * readFileNoFollow for many small files (a search reads every result's metadata): one read of at
+ * most 64 KiB and no stat (the stat and its Stats object were a third of the CPU of reading 500);
+ * a file that fills the read is read again whole by readFileNoFollow. A link is never followed;
+ * what is not a regular file cannot block or be read without bound: a directory throws, a FIFO
+ * or a device (opened non-blocking) gives at most 64 KiB of what it has at once, or throws.
+ */
+export function readSmallNoFollow(path: string): string {
+  small ??= Buffer.allocUnsafe(SMALL);
+  const fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  let got: number;
+  try {
+    got = readSync(fd, small, 0, SMALL, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return got < SMALL ? small.toString('utf8', 0, got) : readFileNoFollow(path);
+}
+
 /** Reads a whole regular file without following a link. */
 function readBytesNoFollow(path: string): Buffer {
   const { fd, size } = checkedOpenSized(path, O_RDONLY);

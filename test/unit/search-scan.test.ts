@@ -151,3 +151,19 @@ describe('scan', () => {
     );
   });
 });
+
+describe("ripgrep's outputs in any order", () => {
+  it('are each read under their own name (its threads print whole outputs, in the order they finish)', () => {
+    const names = ['a_1.txt', 'b_2.txt', 'c_3.txt'];
+    const forms = formsOf('error').map((bytes) => ({ bytes, word: 0 }));
+    // c_3 first, then a_1; b_2 holds none.
+    const headed = Buffer.from('c_3.txt\n4:40:error\n9:95:Error\n\na_1.txt\n2:11:ERROR\n');
+    const got: number[][] = [];
+    grepParser(names, [0, 1, 2], forms, (...m) => got.push(m), true)(headed);
+    expect(got).toEqual([
+      [2, 0, 40, 4],
+      [2, 0, 95, 9],
+      [0, 0, 11, 2],
+    ]);
+  });
+});
