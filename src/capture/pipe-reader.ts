@@ -5,6 +5,7 @@
  * that takes over the pipe from a background process: see drainer.ts).
  */
 import { Socket, type SocketConstructorOpts } from 'node:net';
+import { AFTER_BYTES, enlargePipe } from './pipe-size.js';
 
 /** The most one read takes (a pipe holds 64 KiB unless it was made bigger). */
 const READ_BYTES = 1 << 20;
@@ -14,6 +15,8 @@ export class PipeReader {
   ended = false;
   private readonly socket: Socket;
   private onEnd: (() => void) | undefined;
+  /** Bytes read, up to the size at which the pipe is made bigger (see pipe-size.ts). */
+  private bytes = 0;
 
   /**
    * `onChunk` gets each piece once, in order: a view of the reader's one buffer, valid until it
@@ -30,6 +33,10 @@ export class PipeReader {
       onread: {
         buffer: Buffer.allocUnsafe(READ_BYTES),
         callback: (n: number, buf: Buffer) => {
+          if (this.bytes < AFTER_BYTES) {
+            this.bytes += n;
+            if (this.bytes >= AFTER_BYTES) enlargePipe(fd);
+          }
           onChunk(buf.subarray(0, n));
           return true;
         },
