@@ -18,13 +18,18 @@ export class PipeReader {
   /** Bytes read, up to the size at which the pipe is made bigger (see pipe-size.ts). */
   private bytes = 0;
 
+  /** True while the consumer has asked it to wait (see the constructor). */
+  held = false;
+  /** True once `pause` or `close` has stopped it for good. */
+  private stopped = false;
+
   /**
    * `onChunk` gets each piece once, in order: a view of the reader's one buffer, valid until it
-   * returns.
+   * returns. When it returns a promise, nothing more is read until that settles.
    */
   constructor(
     readonly fd: number,
-    onChunk: (chunk: Buffer) => void,
+    onChunk: (chunk: Buffer) => void | Promise<void>,
   ) {
     this.socket = new Socket({
       fd,
@@ -37,7 +42,8 @@ export class PipeReader {
             this.bytes += n;
             if (this.bytes >= AFTER_BYTES) enlargePipe(fd);
           }
-          onChunk(buf.subarray(0, n));
+          const wait = onChunk(buf.subarray(0, n));
+          if (wait) this.hold(wait);
           return true;
         },
       },
@@ -60,13 +66,26 @@ export class PipeReader {
     else this.onEnd = fn;
   }
 
+  /** Reads nothing more until `wait` settles. */
+  private hold(wait: Promise<void>): void {
+    this.held = true;
+    this.socket.pause();
+    const go = () => {
+      this.held = false;
+      if (!this.stopped) this.socket.resume();
+    };
+    wait.then(go, go);
+  }
+
   /** Stops reading: nothing more is taken from the pipe (what is in it stays there). */
   pause(): void {
+    this.stopped = true;
     this.socket.pause();
   }
 
   /** Closes ctxwrap's descriptor. */
   close(): void {
+    this.stopped = true;
     this.onEnd = undefined;
     this.socket.destroy();
   }

@@ -61,6 +61,7 @@ describe.runIf(process.platform === 'linux')('the output pipe made bigger (pipe-
     const file = join(dir, 'data');
     writeFileSync(file, Buffer.alloc(AFTER_BYTES + (8 << 20), 97));
     const child = spawn('cat', [file], { stdio: ['ignore', writeFd, 'ignore'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     closeSync(writeFd);
     let most = 0;
     let total = 0;
@@ -77,7 +78,7 @@ describe.runIf(process.platform === 'linux')('the output pipe made bigger (pipe-
         resolve();
       });
     });
-    await new Promise((resolve) => child.once('exit', resolve));
+    await exited;
     expect(total).toBe(AFTER_BYTES + (8 << 20));
     expect(most).toBeGreaterThan(64 * 1024);
   });
