@@ -1,6 +1,6 @@
 /**
  * Stores a big output without making ctxwrap's one thread wait for the disk: past its first
- * SYNC_BYTES, each chunk is copied into a ring of RING_BYTES and written from there on libuv's
+ * SYNC_BYTES, each chunk is copied into a ring of RING_BYTES (4 MiB) and written from there on libuv's
  * thread pool (one write at a time, in order: see OutputFile.writeLater), while the thread goes
  * on summarising. The kernel's write path (page cache, dirty-page throttling) then runs on the
  * other core. Small outputs are written at once, as before, and never allocate the ring.
@@ -14,7 +14,7 @@ import type { OutputFile } from '../store/output-file.js';
 
 /** Bytes written at once, before the ring is used. */
 const SYNC_BYTES = 1 << 20;
-const RING_BYTES = 8 << 20;
+const RING_BYTES = 4 << 20;
 /** Room the reader waits for: its biggest read (1 MiB) and as much again skipped at the ring's end. */
 const ROOM_BYTES = 2 << 20;
 
