@@ -5,7 +5,6 @@
  * that takes over the pipe from a background process: see drainer.ts).
  */
 import { Socket, type SocketConstructorOpts } from 'node:net';
-import { AFTER_BYTES, enlargePipe } from './pipe-size.js';
 
 /** The most one read takes (a pipe holds 64 KiB unless it was made bigger). */
 const READ_BYTES = 1 << 20;
@@ -15,21 +14,14 @@ export class PipeReader {
   ended = false;
   private readonly socket: Socket;
   private onEnd: (() => void) | undefined;
-  /** Bytes read, up to the size at which the pipe is made bigger (see pipe-size.ts). */
-  private bytes = 0;
-
-  /** True while the consumer has asked it to wait (see the constructor). */
-  held = false;
-  /** True once `pause` or `close` has stopped it for good. */
-  private stopped = false;
 
   /**
    * `onChunk` gets each piece once, in order: a view of the reader's one buffer, valid until it
-   * returns. When it returns a promise, nothing more is read until that settles.
+   * returns.
    */
   constructor(
     readonly fd: number,
-    onChunk: (chunk: Buffer) => void | Promise<void>,
+    onChunk: (chunk: Buffer) => void,
   ) {
     this.socket = new Socket({
       fd,
@@ -38,12 +30,7 @@ export class PipeReader {
       onread: {
         buffer: Buffer.allocUnsafe(READ_BYTES),
         callback: (n: number, buf: Buffer) => {
-          if (this.bytes < AFTER_BYTES) {
-            this.bytes += n;
-            if (this.bytes >= AFTER_BYTES) enlargePipe(fd);
-          }
-          const wait = onChunk(buf.subarray(0, n));
-          if (wait) this.hold(wait);
+          onChunk(buf.subarray(0, n));
           return true;
         },
       },
@@ -66,26 +53,13 @@ export class PipeReader {
     else this.onEnd = fn;
   }
 
-  /** Reads nothing more until `wait` settles. */
-  private hold(wait: Promise<void>): void {
-    this.held = true;
-    this.socket.pause();
-    const go = () => {
-      this.held = false;
-      if (!this.stopped) this.socket.resume();
-    };
-    wait.then(go, go);
-  }
-
   /** Stops reading: nothing more is taken from the pipe (what is in it stays there). */
   pause(): void {
-    this.stopped = true;
     this.socket.pause();
   }
 
   /** Closes ctxwrap's descriptor. */
   close(): void {
-    this.stopped = true;
     this.onEnd = undefined;
     this.socket.destroy();
   }

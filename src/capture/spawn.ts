@@ -66,13 +66,7 @@ export interface StdinRelay {
  */
 export type CaptureOutput =
   | 'inherit'
-  | {
-      pipe: OutputPipe;
-      /** A promise returned: nothing more is read until it settles (see PipeReader). */
-      onChunk: (chunk: Buffer) => void | Promise<void>;
-      /** A promise returned: the read end is closed once it settles, not at once. */
-      handOver: (readFd: number) => void | Promise<void>;
-    }
+  | { pipe: OutputPipe; onChunk: (chunk: Buffer) => void; handOver: (readFd: number) => void }
   | ((chunk: Buffer, stream: StreamName) => void);
 
 export interface CaptureResult {
@@ -199,7 +193,7 @@ class Capture {
         this.finish();
         return;
       }
-      this.drainTimer = setTimeout(this.drained, req.drainMs);
+      this.drainTimer = setTimeout(() => this.finish(), req.drainMs);
     });
     if (req.timeoutMs !== undefined) {
       this.timeoutTimer = setTimeout(() => {
@@ -208,15 +202,6 @@ class Capture {
       }, req.timeoutMs);
     }
   }
-
-  /**
-   * The drain wait after the command's exit is over: the output is handed over, unless ctxwrap
-   * itself held the reader back (its disk is behind) and the pipe may be full only of that.
-   */
-  private readonly drained = (): void => {
-    if (this.reader?.held) this.drainTimer = setTimeout(this.drained, this.req.drainMs);
-    else this.finish();
-  };
 
   private readonly onEnd = (): void => {
     this.openStreams--;
@@ -302,13 +287,7 @@ class Capture {
         // A background process still holds the pipe: stop reading here (every byte taken so far
         // has been handed on) and give the pipe to a drainer that outlives ctxwrap.
         this.reader.pause();
-        const handing = this.piped.handOver(this.reader.fd);
-        if (handing) {
-          const reader = this.reader;
-          const close = () => reader.close();
-          handing.then(close, close);
-          return;
-        }
+        this.piped.handOver(this.reader.fd);
       }
       this.reader.close();
     } else if (pipesLeftOpen) {

@@ -10,10 +10,7 @@ import { buildSummary } from '../summary/render.js';
 
 /** Warm only outputs at least this long: a shorter one's summary is cheap. */
 const WARM_AFTER_BYTES = 1 << 20;
-/**
- * A read shorter than this, or than half the longest read so far (a pipe made bigger holds
- * 256 KiB: see pipe-size.ts), found the pipe not full: the reader has caught up with the command.
- */
+/** A read shorter than this found the pipe not full: the reader has caught up with the command. */
 const IDLE_READ_BYTES = 32 << 10;
 /** How much of the output's start the throwaway summary is built from. */
 const SAMPLE_BYTES = 128 << 10;
@@ -26,7 +23,6 @@ export class SummaryWarmer {
   private sample: Buffer[] = [];
   private sampled = 0;
   private seen = 0;
-  private longest = 0;
   /** Whether the throwaway summary was built (or given up on). */
   warmed = false;
 
@@ -41,9 +37,7 @@ export class SummaryWarmer {
       this.sampled += part.length;
     }
     this.seen += chunk.length;
-    if (chunk.length > this.longest) this.longest = chunk.length;
-    const idle = chunk.length < IDLE_READ_BYTES || chunk.length * 2 < this.longest;
-    if (this.seen >= WARM_AFTER_BYTES && idle) this.warm();
+    if (this.seen >= WARM_AFTER_BYTES && chunk.length < IDLE_READ_BYTES) this.warm();
   }
 
   private warm(): void {

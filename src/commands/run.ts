@@ -15,7 +15,6 @@ import {
   type StdinRelay,
   signalNumber,
 } from '../capture/spawn.js';
-import { WriteBehind } from '../capture/write-behind.js';
 import { formatDuration } from '../format.js';
 import { newId, toolName } from '../store/ids.js';
 import { OutputFile, type StoreLimits } from '../store/output-file.js';
@@ -103,15 +102,42 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   }
 
   const summary = startSummary(dir, meta, opts.budget, true);
-  const { result, seen } = await captureInto(
-    opts,
-    latch,
-    dir,
-    pipeMade,
-    sink,
-    summary.collector,
-    storeErrors,
-  );
+  let seen = 0;
+  let partial: Buffer = Buffer.alloc(0);
+  const onChunk = (chunk: Buffer) => {
+    sink.write(chunk);
+    summary.collector.push(chunk);
+    seen += chunk.length;
+    // The chunk is the reader's buffer, read into again next: the tee gets its own copy.
+    opts.tee?.(Buffer.from(chunk));
+    if (opts.onProgress) {
+      partial = lastPartialLine(partial, chunk);
+      opts.onProgress(seen, summary.collector.lineCount, partial);
+    }
+  };
+
+  let result: CaptureResult;
+  if (opts.source === 'stdin') result = await readStdin(opts, onChunk, latch);
+  else {
+    const pipe = await pipeMade;
+    const output: CaptureOutput = pipe
+      ? {
+          pipe,
+          onChunk,
+          handOver: (fd) => {
+            const room = sink.error === undefined ? opts.limits.maxBytes - sink.stored : 0;
+            const failed = startDrainer(fd, sink.path, room);
+            if (failed !== undefined)
+              storeErrors.push(`the background output could not be followed: ${failed}`);
+          },
+        }
+      : // No FIFO could be made: two socket pairs, whose order between them is arrival order.
+        onChunk;
+    const running = runChild(opts, output, latch, pipe);
+    // The command has started (capture spawns at once): the next run's pipe is made meanwhile.
+    if (pipe && !latch.first) makeSpare(dir.results);
+    result = await running;
+  }
 
   const kept = keepIfRemoved(sink, opts.runDir, paths.output);
   if (kept.dir) dir = kept.dir;
@@ -148,66 +174,6 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
   }
   warnAfterRun(opts.warn, id, kept, finished);
   return ending.exitCode;
-}
-
-/** Runs the command (or reads stdin), storing and summarising its output; resolves once it is stored. */
-async function captureInto(
-  opts: RunOptions,
-  latch: SignalLatch,
-  dir: RunDir,
-  pipeMade: Promise<OutputPipe | undefined> | undefined,
-  sink: OutputFile,
-  collector: { push(chunk: Buffer): void; readonly lineCount: number },
-  storeErrors: string[],
-): Promise<{ result: CaptureResult; seen: number }> {
-  let seen = 0;
-  let partial: Buffer = Buffer.alloc(0);
-  // The command's pipe is stored behind the summary (see write-behind.ts); stdin and socket
-  // pairs, which cannot be held back, at once.
-  const behind = new WriteBehind(sink);
-  let held = false;
-  const onChunk = (chunk: Buffer): Promise<void> | undefined => {
-    let wait: Promise<void> | undefined;
-    if (held) wait = behind.push(chunk);
-    else sink.write(chunk);
-    collector.push(chunk);
-    seen += chunk.length;
-    // The chunk is the reader's buffer, read into again next: the tee gets its own copy.
-    opts.tee?.(Buffer.from(chunk));
-    if (opts.onProgress) {
-      partial = lastPartialLine(partial, chunk);
-      opts.onProgress(seen, collector.lineCount, partial);
-    }
-    return wait;
-  };
-  if (opts.source === 'stdin') return { result: await readStdin(opts, onChunk, latch), seen };
-  const pipe = await pipeMade;
-  held = pipe !== undefined;
-  let handing: Promise<void> | undefined;
-  const output: CaptureOutput = pipe
-    ? {
-        pipe,
-        onChunk,
-        // The drainer appends to the file: only once everything read before is in it.
-        handOver: (fd) => {
-          handing = behind.flush().then(() => {
-            const room = sink.error === undefined ? opts.limits.maxBytes - sink.stored : 0;
-            const failed = startDrainer(fd, sink.path, room);
-            if (failed !== undefined)
-              storeErrors.push(`the background output could not be followed: ${failed}`);
-          });
-          return handing;
-        },
-      }
-    : // No FIFO could be made: two socket pairs, whose order between them is arrival order.
-      onChunk;
-  const running = runChild(opts, output, latch, pipe);
-  // The command has started (capture spawns at once): the next run's pipe is made meanwhile.
-  if (pipe && !latch.first) makeSpare(dir.results);
-  const result = await running;
-  await behind.flush();
-  await handing;
-  return { result, seen };
 }
 
 /** The record of a run that starts now. */

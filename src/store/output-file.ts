@@ -11,7 +11,6 @@ import {
   readSync,
   statfsSync,
   unlinkSync,
-  write,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -106,7 +105,11 @@ export class OutputFile {
   /** Appends `chunk`, or the part of it the limits allow; stops storing at the first failure. */
   write(chunk: Buffer): void {
     if (this.error !== undefined) return;
-    const length = this.allowed(chunk.length);
+    let length = chunk.length;
+    const room = this.limits.maxBytes - this.stored;
+    if (length > room) length = Math.max(0, room);
+    if (this.stored + length >= this.nextFreeCheck && this.limits.minFreeBytes > 0)
+      length = this.checkFree(length);
     try {
       // writeSync may write less than asked (the last blocks before a full disk).
       for (let off = 0; off < length; ) {
@@ -118,51 +121,7 @@ export class OutputFile {
       this.error = reason(error);
       return;
     }
-    this.capped(length, chunk.length);
-  }
-
-  /**
-   * As `write`, but the bytes are written on libuv's thread pool: `done` is called once they
-   * are (or storing stopped). One at a time: the caller waits for `done` before the next, and
-   * leaves `chunk` as it is until then.
-   */
-  writeLater(chunk: Buffer, done: () => void): void {
-    if (this.error !== undefined) {
-      done();
-      return;
-    }
-    const length = this.allowed(chunk.length);
-    const step = (off: number): void => {
-      if (off >= length) {
-        this.capped(length, chunk.length);
-        done();
-        return;
-      }
-      write(this.fd, chunk, off, length - off, null, (error, n) => {
-        if (error) {
-          this.error = reason(error);
-          done();
-          return;
-        }
-        this.stored += n;
-        step(off + n);
-      });
-    };
-    step(0);
-  }
-
-  /** How much of a chunk of `length` bytes the limits let in. */
-  private allowed(length: number): number {
-    let n = length;
-    const room = this.limits.maxBytes - this.stored;
-    if (n > room) n = Math.max(0, room);
-    if (this.stored + n >= this.nextFreeCheck && this.limits.minFreeBytes > 0) n = this.checkFree(n);
-    return n;
-  }
-
-  /** Notes that the cap was reached when only `length` of a chunk's `of` bytes were let in. */
-  private capped(length: number, of: number): void {
-    if (length < of && this.error === undefined)
+    if (length < chunk.length && this.error === undefined)
       this.error = `the cap of ${formatBytes(this.limits.maxBytes)} on a stored output was reached (--max-output, CTXWRAP_MAX_OUTPUT)`;
   }
 
