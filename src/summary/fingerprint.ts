@@ -26,36 +26,6 @@ export interface Fingerprint {
 
 export const SALIENT_MAX = 4096;
 
-const ALL = 0xffffffff;
-
-/** A bottom-k sketch of hashes with counts. */
-export class Sketch {
-  private readonly counts = new Map<number, number>();
-  max = ALL;
-  constructor(private readonly k: number) {}
-
-  add(hash: number): void {
-    if (hash > this.max) return;
-    this.counts.set(hash, (this.counts.get(hash) ?? 0) + 1);
-    if (this.counts.size > 2 * this.k) this.prune();
-  }
-
-  private prune(): void {
-    // Hashes are unsigned 32-bit: a typed array sorts them numerically, without a comparator.
-    const keys = Uint32Array.from(this.counts.keys()).sort();
-    this.max = keys[this.k - 1] as number;
-    for (let i = this.k; i < keys.length; i++) this.counts.delete(keys[i] as number);
-  }
-
-  entries(): [number, number][] {
-    if (this.counts.size > this.k) this.prune();
-    return Array.from(Uint32Array.from(this.counts.keys()).sort(), (h): [number, number] => [
-      h,
-      this.counts.get(h) as number,
-    ]);
-  }
-}
-
 export const EXACT_K = 8192;
 export const DIGITS_K = 4096;
 

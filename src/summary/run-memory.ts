@@ -5,9 +5,10 @@
 
 import { cleanLine } from './clean.js';
 import type { Compared } from './collected.js';
-import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX, Sketch } from './fingerprint.js';
+import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX } from './fingerprint.js';
 import { goneTexts, SalientTexts, unnamedGone } from './gone.js';
 import { hashLine } from './hash.js';
+import { Sketch } from './sketch.js';
 
 export class RunMemory {
   private readonly compare: Comparison | undefined;
