@@ -376,9 +376,11 @@ export function select(
   reserve(units, verdictLine(held.values(), c.lines), RESERVED);
   // The first and the last line that say something: where the output starts and ends, so that a
   // log of salient-looking messages (commit messages that say "failed") never hides both ends.
+  // A run that failed keeps its end, where its verdict is; its first line competes by its worth
+  // with what failed.
   const said = [...held.values()].filter((h) => h.text.trim() !== '').map((h) => h.line);
   // (`--tail-ratio 1` asks for the end alone, 0 for the start alone.)
-  if (said.length > 0 && opts.tailRatio < 1) reserve(units, Math.min(...said), RESERVED / 2);
+  if (said.length > 0 && opts.tailRatio < 1 && opts.success) reserve(units, Math.min(...said), RESERVED / 2);
   if (said.length > 0 && opts.tailRatio > 0) reserve(units, Math.max(...said), RESERVED / 2);
   return spend(units, room, c.lines);
 }

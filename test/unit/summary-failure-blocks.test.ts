@@ -100,3 +100,23 @@ describe('severity words', () => {
     expect(scoreLine('# tests 1045').kind).toBe('count');
   });
 });
+
+describe('the ends of a failed run', () => {
+  it('keeps the end, where the verdict is, but gives the first line no room before what failed', () => {
+    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi'.split(
+      ' ',
+    );
+    // Distinct errors (each of its own template), more than the room holds.
+    const errors = Array.from(
+      { length: 26 },
+      (_, i) => `src/m${i}.c:${i + 3}:1: error: ${words.slice(0, 2 + (i % 14)).join(' ')} is undeclared here`,
+    );
+    const rule = '-'.repeat(40);
+    const text = [rule, ...Array.from({ length: 40 }, () => rule), ...errors, 'make: *** [all] Error 1'].join(
+      '\n',
+    );
+    const failed = summarize(text, facts);
+    expect(failed.split('\n')[1]).not.toBe(rule);
+    expect(failed).toContain('make: *** [all] Error 1');
+  });
+});
