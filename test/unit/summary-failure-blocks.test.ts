@@ -103,13 +103,15 @@ describe('severity words', () => {
 
 describe('the ends of a failed run', () => {
   it('keeps the end, where the verdict is, but gives the first line no room before what failed', () => {
-    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi'.split(
-      ' ',
+    const words = Array.from(
+      { length: 40 },
+      (_, k) => `${'abcdefghij'[k % 10]}${'klmnopqrst'[Math.floor(k / 10)]}`,
     );
-    // Distinct errors (each of its own template), more than the room holds.
+    // Distinct errors (each of its own template: as many words as its number), more than the
+    // room holds.
     const errors = Array.from(
-      { length: 26 },
-      (_, i) => `src/m${i}.c:${i + 3}:1: error: ${words.slice(0, 2 + (i % 14)).join(' ')} is undeclared here`,
+      { length: 30 },
+      (_, i) => `src/m${i}.c:${i + 3}:1: error: ${words.slice(0, 2 + i).join(' ')} undeclared`,
     );
     const rule = '-'.repeat(40);
     const text = [rule, ...Array.from({ length: 40 }, () => rule), ...errors, 'make: *** [all] Error 1'].join(
