@@ -80,7 +80,8 @@ export function parentOf(at: LineAt, n: number): number | undefined {
     const above = at(k);
     if (above === undefined) return undefined;
     // A parent is in the same paragraph: a blank line ends the search, but for a lone title.
-    if (blank(above)) return k === n - 1 ? title(at, k - 1, indent) : undefined;
+    if (blank(above))
+      return k === n - 1 ? (title(at, k - 1, indent) ?? shortTitle(at, k - 1, indent)) : undefined;
     // A rule of dashes or box characters is no header: the line above it may be.
     if (indentOf(above) < indent && /[A-Za-z]{2}/.test(above)) return k;
   }
@@ -94,6 +95,32 @@ function title(at: LineAt, k: number, indent: number): number | undefined {
   if (text === undefined || blank(text) || indentOf(text) >= indent || !isLocation(text)) return undefined;
   return k === 1 || (before !== undefined && blank(before)) ? k : undefined;
 }
+
+/**
+ * The first line of the short paragraph ending at line `k`, when it is less indented than
+ * `indent` and opens its paragraph: a failure's title above its message (`  1) python`,
+ * `       should markup numbers:`, a blank line, `      AssertionError: …`).
+ */
+function shortTitle(at: LineAt, k: number, indent: number): number | undefined {
+  // Up to the paragraph's first line, every line deeper than it (the path of titles).
+  let deepest = -1;
+  for (let j = k; j > Math.max(0, k - SHORT_TITLE); j--) {
+    const text = at(j);
+    if (text === undefined || blank(text)) return undefined;
+    const before = at(j - 1);
+    const opens = j === 1 || (before !== undefined && blank(before));
+    if (!opens) {
+      const own = indentOf(text);
+      deepest = deepest === -1 ? own : Math.min(deepest, own);
+      continue;
+    }
+    const own = indentOf(text);
+    return j < k && own < indent && own < deepest && /[A-Za-z]{2}/.test(text) ? j : undefined;
+  }
+  return undefined;
+}
+
+const SHORT_TITLE = 3;
 
 /**
  * The parent headers of line `n`: its parent, and the first line of the parent's paragraph when

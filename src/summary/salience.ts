@@ -136,7 +136,7 @@ const STATUS_MARK = /(?<![-/._])\b(?:FAILED|FAILURE|FAIL|ERROR|FATAL|PANIC)\b(?!
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
 const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\b/i;
 const COUNT_LINE =
-  /(?<![\d:.]\s*|[,/])\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites)\s+\d/i;
+  /(?<![\d:.]\s*|[,/]|\bok\s+)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites)\s+\d/i;
 const FAILING_COUNT =
   /[1-9](?:[\d,]*\d)?\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^# fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
@@ -154,6 +154,16 @@ const DETAIL =
   /^\s*(?:Expected|Received|expected|actual|Actual|got|want)\b.{0,6}[:=]|^\s*[-+] (?:Expected|Received)\b/;
 const LOCATION =
   /(?:[\w./\\@-]+\.[A-Za-z]\w{0,5}(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\)|"?, line \d+)|-->\s*\S+:\d+|\bat\s+\S+\s+\(?[\w./\\-]+:\d+)/;
+
+/**
+ * Whether the line's first word is an error word (after its indentation) and words follow it: a
+ * message, not a word in a table (`errors               82`).
+ */
+function leadsWithErrorWord(line: string): boolean {
+  const m = ERROR_WORD.exec(line);
+  if (m === null || m.index !== line.length - line.trimStart().length) return false;
+  return /[A-Za-z]{2}/.test(line.slice(m.index + m[0].length));
+}
 
 /** Where the first error word of a line is (`TypeError`, `failed`, `cannot`), or -1. */
 export function errorWordAt(line: string): number {
@@ -195,8 +205,10 @@ function scoreOf(line: string, hints: readonly string[]): Salience {
   } else if (ERROR_WORD.test(line)) {
     kind = 'error';
     // A status word in capitals is a tool's mark (`test_x (FAILED - 1)`, `[gw0] [ 55%] FAILED
-    // tests/x.py::t`), not prose: more than an error word in a sentence or a name.
-    score = STATUS_MARK.test(line) ? 8 : 4;
+    // tests/x.py::t`), not prose: more than an error word in a sentence or a name. So is an
+    // error word that opens the line (`Assertion with == failed`, `Invalid integer "+0": …`):
+    // the line says what went wrong, where a name that holds the word says something else.
+    score = STATUS_MARK.test(line) || leadsWithErrorWord(line) ? 8 : 4;
     weak = true;
   } else if (DETAIL.test(line)) {
     kind = 'error';

@@ -10,7 +10,7 @@ import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
 import { blockOf, parentsOf } from './blocks.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
-import { cutAround, knownLines } from './lines.js';
+import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
@@ -138,9 +138,20 @@ function scoreHeld(held: Map<number, Held>, sp: Map<string, Span>, total: number
     const rare = memberRarity(count, fine.get(template(h.text, true)) ?? 1);
     const info = 0.6 * surprisal(count, total) + 0.4 * surprisal(coarse.get(shape(h.text, 1)) ?? 1, window);
     const loc = locationWorth(h.text) * (h.sev > 0 ? 1 : 0.5);
+    // A title over passing checks (`    error handling` above `      ✔ should 404`) names a
+    // group of tests: its error word is a name.
+    if (h.sev > 0 && scoreLine(h.text).weak && titleOfPasses(held, h)) h.sev = 0;
     h.worth =
       h.sev * damp(count) + info + loc + (h.sev > 0 ? rare : 0) + position(h.line, total, opts.tailRatio);
   }
+}
+
+const indentOf = (text: string) => text.length - text.trimStart().length;
+
+/** Whether the next line is a passing check, indented deeper than `h`. */
+function titleOfPasses(held: Map<number, Held>, h: Held): boolean {
+  const next = held.get(h.line + 1)?.text;
+  return next !== undefined && indentOf(next) > indentOf(h.text) && isPassLine(next);
 }
 
 /**
@@ -159,7 +170,13 @@ const entry = (line: number, text: string, role: Role, isNew = false): Entry => 
 });
 
 /** The units of the held lines: runs of identical lines, runs of alike plain lines, single lines. */
-function heldUnits(held: Map<number, Held>, sp: Map<string, Span>, total: number, opts: SelectOptions) {
+function heldUnits(
+  held: Map<number, Held>,
+  sp: Map<string, Span>,
+  total: number,
+  opts: SelectOptions,
+  cap: number,
+) {
   const units: Pending[] = [];
   const numbers = [...held.keys()];
   const at = (k: number) => held.get(numbers[k] as number) as Held;
@@ -203,7 +220,7 @@ function heldUnits(held: Map<number, Held>, sp: Map<string, Span>, total: number
       continue;
     }
     if (h.text.trim() === '' && !h.isNew && position(h.line, total, opts.tailRatio) <= 1) continue;
-    units.push(...singleHeld(h, sp, textAt, held));
+    units.push(...singleHeld(h, sp, textAt, held, blockCap(cap)));
   }
   return units;
 }
@@ -226,6 +243,7 @@ function singleHeld(
   sp: Map<string, Span>,
   textAt: (n: number) => string | undefined,
   held: Map<number, Held>,
+  detailCap: number,
 ): Pending[] {
   const role: Role = h.isNew ? 'new' : h.sev > 0 ? 'salient' : 'output';
   const main = entry(h.line, h.text, role, h.isNew);
@@ -245,7 +263,7 @@ function singleHeld(
     const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
     for (const k of blockOf(textAt, h.line, isHeader)) {
       const b = held.get(k) as Held;
-      entries.push(entry(k, b.text, b.isNew ? 'new' : 'salient', b.isNew));
+      entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
     }
   }
   const decay = decayOf(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1);
@@ -264,6 +282,11 @@ const namesPlace = (text: string) => isLocation(text) || /\bline \d+\b/i.test(te
 
 /** Worth lost per character of a block: its lines are what say why, worth their bytes. */
 const BLOCK_COST = 400;
+/**
+ * The width of a line of a block: half a line's, so that a diff of long lines under a failure
+ * leaves room for its title and its location.
+ */
+const blockCap = (cap: number) => Math.max(80, Math.floor(cap / 2));
 /** Worth lost by a salient line shown without its block (only when the block does not fit). */
 const ALONE_COST = 0.5;
 
@@ -280,9 +303,14 @@ function middleUnits(
   const units: Pending[] = [];
   for (const cand of c.candidates) {
     if (held.has(cand.line)) continue;
-    const line = (l: NumberedLine & { before?: string; after?: string }, role: Role, isNew = false) => {
+    const line = (
+      l: NumberedLine & { before?: string; after?: string },
+      role: Role,
+      isNew = false,
+      width = cap,
+    ) => {
       const shown = shield(l.line, l.text, { before: () => l.before, after: () => l.after });
-      return entry(l.line, cutAround(shown, cap, errorWordAt(shown)), role, isNew);
+      return entry(l.line, cutAround(shown, width, errorWordAt(shown)), role, isNew);
     };
     // A passing test is never news.
     const isNew = cand.isNew && !isPassLine(cand.text);
@@ -303,7 +331,7 @@ function middleUnits(
     const entries: Entry[] = [];
     if (cand.owner) entries.push(line(cand.owner, 'salient'));
     entries.push(main);
-    for (const a of cand.attached) entries.push(line(a, 'salient'));
+    for (const a of cand.attached) entries.push(line(a, 'salient', false, blockCap(cap)));
     const scored = { kind: cand.kind, score: cand.score, ...(cand.weak ? { weak: true } : {}) };
     const sev = cand.score > 0 ? severity(cand.text, opts.success, scored) : 0;
     const loc = Math.max(locationWorth(cand.text), ...cand.attached.map((a) => locationWorth(a.text)));
@@ -355,16 +383,18 @@ export function select(
   const sp = spans(held, c.candidates, keyOf);
   scoreHeld(held, sp, c.lines, opts);
   const units = [
-    ...heldUnits(held, sp, c.lines, opts),
+    ...heldUnits(held, sp, c.lines, opts, cap),
     ...middleUnits(c, held, sp, keyOf, shield, cap, opts),
   ];
   markNew(units, c.newLines);
   reserve(units, verdictLine(held.values(), c.lines), RESERVED);
   // The first and the last line that say something: where the output starts and ends, so that a
   // log of salient-looking messages (commit messages that say "failed") never hides both ends.
+  // A run that failed keeps its end, where its verdict is; its first line competes by its worth
+  // with what failed.
   const said = [...held.values()].filter((h) => h.text.trim() !== '').map((h) => h.line);
   // (`--tail-ratio 1` asks for the end alone, 0 for the start alone.)
-  if (said.length > 0 && opts.tailRatio < 1) reserve(units, Math.min(...said), RESERVED / 2);
+  if (said.length > 0 && opts.tailRatio < 1 && opts.success) reserve(units, Math.min(...said), RESERVED / 2);
   if (said.length > 0 && opts.tailRatio > 0) reserve(units, Math.max(...said), RESERVED / 2);
   return spend(units, room, c.lines);
 }

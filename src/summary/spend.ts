@@ -38,24 +38,28 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
   let used = 0;
   let least = 0;
   let misses = 0;
+  // Members of its template shown, but for its own main line: the rest of a block whose line came
+  // alone first is worth what the whole block was when that line was chosen.
+  const kOf = (u: Pending) => Math.max(0, (taken.get(u.key) ?? 0) - (shown.has(u.line) ? 1 : 0));
   for (let top = heap.pop(); top && top.s >= MIN_WORTH && misses < MAX_MISSES; top = heap.pop()) {
     const q = top.q;
     const unit = q.units[q.next] as Pending;
-    const k = taken.get(unit.key) ?? 0;
-    // Worth only falls as members of a template are shown: a stale top is brought up to date.
+    const k = kOf(unit);
+    // Worth falls as members of a template are shown (and a block whose line is shown keeps its
+    // own): a stale top is brought up to date.
     if (top.k !== k) {
       heap.push({ q, s: effective(unit, k), k });
       continue;
     }
     if (preferDistinct(q, shownFine)) {
-      heap.push({ q, s: effective(q.units[q.next] as Pending, k), k });
+      const head = q.units[q.next] as Pending;
+      heap.push({ q, s: effective(head, kOf(head)), k: kOf(head) });
       continue;
     }
     q.next++;
     const following = q.units[q.next];
     const requeue = () => {
-      if (following)
-        heap.push({ q, s: effective(following, taken.get(unit.key) ?? 0), k: taken.get(unit.key) ?? 0 });
+      if (following) heap.push({ q, s: effective(following, kOf(following)), k: kOf(following) });
     };
     const fresh = unit.entries.filter((e) => !shown.has(e.line));
     const first = fresh[0];

@@ -41,7 +41,7 @@ export function isOwnLocation(text: string): boolean {
 }
 
 /** A verdict that may start with a pass mark: `✓ 12 passed`, `PASS 3 tests, 0 failed`. */
-const VERDICT = /\b\d+ (?:passed|passing|failed|failing|tests?|specs?)\b(?!\s+\d+m?s\s*$)/i;
+const VERDICT = /(?<!\bok )\b\d+ (?:passed|passing|failed|failing|tests?|specs?)\b(?!\s+\d+m?s\s*$)/i;
 
 /** Severity and verdict of a line on its own; a weak error word counts less when the run succeeded. */
 export function severity(text: string, success: boolean, scored: Salience = scoreLine(text)): number {
