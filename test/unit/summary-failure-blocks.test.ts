@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Entry } from '../../src/summary/assemble.js';
 import { parentOf } from '../../src/summary/blocks.js';
 import { scoreLine } from '../../src/summary/salience.js';
-import { type Pending, spend } from '../../src/summary/spend.js';
+import { spend } from '../../src/summary/spend.js';
 import { summarize } from '../../src/summary/summarize.js';
+import { line, unit } from '../spend-units.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
-
-const line = (n: number, text: string): Entry => ({ line: n, text, role: 'salient' });
-const unit = (entries: Entry[], score: number, key: string, decay: number): Pending => ({
-  entries,
-  score,
-  line: entries[0]?.line ?? 0,
-  key,
-  bonus: 0,
-  main: entries[0]?.text ?? '',
-  decay,
-});
 
 describe("a failure's block", () => {
   it('is worth, once its line came alone, what the whole block was: its own line is no other member', () => {

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Entry } from '../../src/summary/assemble.js';
-import { type Pending, spend } from '../../src/summary/spend.js';
-
-const line = (n: number, text: string): Entry => ({ line: n, text, role: 'salient' });
-
-/** A unit as select.ts makes them: one template, its main line's text, a score. */
-const unit = (entries: Entry[], score: number, key = 't1'): Pending => ({
-  entries,
-  score,
-  line: entries[0]?.line ?? 0,
-  key,
-  bonus: 0,
-  main: entries[0]?.text ?? '',
-  decay: 0.7,
-});
+import { spend } from '../../src/summary/spend.js';
+import { line, unit } from '../spend-units.js';
 
 describe('spending the room', () => {
   it('brings the rest of a block when its line came alone first', () => {
