@@ -1,7 +1,7 @@
 /**
  * A salient line's block: the lines under it that say why (an assertion's expected and
  * received values, diff markers, the message under a panic's location, the first frame in the
- * project's own files, the line naming the cause), and its parent header (the nearest
+ * project's own files or, above an exception's message, the last, the line naming the cause), and its parent header (the nearest
  * less-indented line above: the file a linter's finding belongs to, the test a failure is in).
  */
 import { isLocation } from './salience.js';
@@ -38,8 +38,11 @@ export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boole
   if (header === undefined) return [];
   const indent = indentOf(header);
   const picked: number[] = [];
-  let location = false;
   let cause = false;
+  /** The own frame picked (the first), and the last own frame after it. */
+  let outer: number | undefined;
+  let nearer: number | undefined;
+  let swapped = false;
   const panic = PANIC.test(header);
   let blanks = 0;
   for (let k = n + 1; k <= n + BLOCK_SPAN && picked.length < MAX_BLOCK; k++) {
@@ -55,15 +58,22 @@ export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boole
     // The message under a panic's location or a failure's title.
     if (picked.length === 0 && k === n + 1 && (panic || MESSAGE.test(text))) picked.push(k);
     else if (DETAIL.test(text) || DIFF_MARK.test(text) || POINTED.test(text)) picked.push(k);
-    else if (!location && isOwnLocation(text)) {
-      location = true;
-      picked.push(k);
+    else if (isOwnLocation(text)) {
+      if (outer === undefined) {
+        outer = k;
+        picked.push(k);
+      } else if (!swapped) nearer = k;
     } else if (!cause && CAUSE.test(text)) {
       cause = true;
       picked.push(k);
+    } else if (!swapped && nearer !== undefined && MESSAGE.test(text)) {
+      // An exception under its frames (most recent call last): the own frame nearest it says
+      // where, not the outermost one.
+      swapped = true;
+      picked.splice(picked.indexOf(outer as number), 1, nearer);
     }
   }
-  return picked;
+  return picked.sort((a, b) => a - b);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parentOf, parentsOf } from '../../src/summary/blocks.js';
+import { blockOf, parentOf, parentsOf } from '../../src/summary/blocks.js';
 import { cutAround } from '../../src/summary/lines.js';
 import { errorWordAt, scoreLine } from '../../src/summary/salience.js';
 import { summarize } from '../../src/summary/summarize.js';
@@ -13,6 +13,40 @@ const passing = (n: number, from = 0) =>
   );
 
 describe('blocks', () => {
+  it("takes the own frame nearest an exception under its frames, not the outermost (a traceback's last call last)", () => {
+    const lines = [
+      'ERROR: test_update (tests.test_blog.BlogTest.test_update)',
+      'Traceback (most recent call last):',
+      '  File "/work/app/testing.py", line 102, in __call__',
+      '    result = self.orig_method(*args, **kwargs)',
+      '  File "/work/app/blog.py", line 104, in update',
+      '    db.execute(query, (title, body, id))',
+      '  File "/usr/lib/python3.11/sqlite3/dbapi2.py", line 77, in execute',
+      "TypeError: 'int' object is not iterable",
+    ];
+    const block = blockOf(
+      (n) => lines[n - 1],
+      1,
+      () => false,
+    );
+    expect(block).toContain(5);
+    expect(block).not.toContain(3);
+    // Frames above their message (most recent call first): the first own frame stays.
+    const js = [
+      'FAIL test/a.test.js',
+      'TypeError: x is not a function',
+      '    at f (src/a.js:3:9)',
+      '    at g (src/b.js:8:2)',
+    ];
+    expect(
+      blockOf(
+        (n) => js[n - 1],
+        1,
+        () => false,
+      ),
+    ).toEqual([2, 3]);
+  });
+
   it('takes no parent across a blank line', () => {
     const lines = ['Received: "x"', '', '⎯⎯⎯ [1/9] ⎯⎯⎯', '', ' FAIL  test/a.test.ts > a > fails'];
     expect(parentOf((n) => lines[n - 1], 5)).toBeUndefined();
