@@ -29,7 +29,7 @@ import type { Fingerprint } from './fingerprint.js';
 import { looseKey } from './gone.js';
 import { GuardScan } from './guard-scan.js';
 import { HeadBytes } from './head-bytes.js';
-import { CUT_BYTES, hasMarkPiece, hasPrivate, KeyRanges, linesBefore } from './key-ranges.js';
+import { CUT_BYTES, hasPrivate, KeyRanges, linesBefore, MarkPieces } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
@@ -102,6 +102,7 @@ export class Collector {
   private readonly newLines: number[] = [];
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
+  private readonly marks = new MarkPieces();
   private readonly runs: RunFollower;
   private readonly endRun: EndRun;
   private readonly neighbours: Neighbours;
@@ -470,7 +471,7 @@ export class Collector {
    */
   private trackKey(work: Buffer, s: number, e: number, line: number): void {
     const named = hasPrivate(work, s, e) && NAMES_KEY.test(work.toString('latin1', s, e));
-    if (!named && !hasMarkPiece(work, s, e)) return;
+    if (!named && !this.marks.has(work, s, e)) return;
     const before = () => linesBefore(this.before(work, s, CUT_BYTES));
     this.keys.track(cleanLine(work.toString('utf8', s, e)), line, before);
   }
