@@ -133,6 +133,16 @@ function shortTitle(at: LineAt, k: number, indent: number): number | undefined {
 const SHORT_TITLE = 3;
 
 /**
+ * The frame a plain code line sits under, directly above it and less indented, in the project's
+ * own files: `  File "t.py", line 171, in test` above `    assert f(x) == 2`. Without it the
+ * code line says what, not where.
+ */
+export function frameAbove(at: LineAt, n: number): number[] {
+  const parent = parentOf(at, n);
+  return parent === n - 1 && isOwnLocation(at(parent) ?? '') ? [parent] : [];
+}
+
+/**
  * The parent headers of line `n`: its parent, and the first line of the parent's paragraph when
  * that is at most two lines above it and no deeper (`In src/x.sh line 41:` above the code line a
  * finding points at).

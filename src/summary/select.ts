@@ -8,7 +8,7 @@
  */
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
-import { blockOf, parentsOf } from './blocks.js';
+import { blockOf, frameAbove, parentsOf } from './blocks.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
@@ -253,7 +253,7 @@ function singleHeld(
   main.text += note;
   const entries: Entry[] = [main];
   // A parent says where: an error's always, a lesser line's when the parent names a place.
-  const parents = h.sev > 0 ? parentsOf(textAt, h.line) : [];
+  const parents = h.sev > 0 ? parentsOf(textAt, h.line) : frameAbove(textAt, h.line);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   if (h.sev >= 6) {

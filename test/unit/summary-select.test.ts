@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parentOf } from '../../src/summary/blocks.js';
 import { Collector } from '../../src/summary/collector.js';
@@ -295,5 +296,22 @@ describe('parent headers', () => {
   it('are lines with words, not rules of dashes or box characters', () => {
     const lines = ['Failed tests', '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/9]⎯', ' FAIL test/body.test.ts > fails if json is invalid'];
     expect(parentOf((n) => lines[n - 1], 3)).toBe(1);
+  });
+});
+
+describe('a code line under its frame', () => {
+  it("brings the frame that says where: a traceback's assert line comes with its File line", () => {
+    // SymPy's own runner, verbose, two failures after 884 passing tests (bench/needles).
+    const text = readFileSync(
+      new URL(
+        '../../bench/needles/cases/sympy-test-verbose-printing-latex-binomial/output.txt',
+        import.meta.url,
+      ),
+      'utf8',
+    );
+    const out = summarize(text, facts).split('\n');
+    const code = out.findIndex((l) => l.includes('assert latex(binomial(x, y))'));
+    expect(code).toBeGreaterThan(0);
+    expect(out[code - 1]).toMatch(/^998: {3}File ".*\/test_latex\.py", line 171, in test_latex_basic$/);
   });
 });
