@@ -14,7 +14,11 @@ export function supplyImporter(importer: Importer): void {
   (globalThis as Record<symbol, unknown>)[IMPORTER] = importer;
 }
 
-export function importOutside<T>(specifier: string): Promise<T> {
+/**
+ * `specifier` through the import() the loader supplied, else through `own` (the caller's own
+ * `() => import(specifier)`, which the bundler sees and resolves as it always did).
+ */
+export function importOutside<T>(specifier: string, own: () => Promise<T>): Promise<T> {
   const supplied = (globalThis as Record<symbol, unknown>)[IMPORTER] as Importer | undefined;
-  return (supplied ? supplied(specifier) : import(specifier)) as Promise<T>;
+  return supplied ? (supplied(specifier) as Promise<T>) : own();
 }

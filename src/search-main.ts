@@ -10,7 +10,7 @@ import { importOutside } from './import-outside.js';
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   const args = isatty(1) || isatty(2) ? undefined : parseFastSearchArgs(argv.slice(2));
-  if (!args) return (await importOutside<typeof import('./cli.js')>('./cli.js')).main(argv);
+  if (!args) return (await importOutside('./cli.js', () => import('./cli.js'))).main(argv);
   ignoreOutputErrors();
   let code: number;
   try {

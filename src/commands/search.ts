@@ -73,7 +73,7 @@ async function idsMatching(dir: RunDir, glob: string): Promise<Set<string>> {
       `--in takes a pattern of result ids such as 'tsc_*' or '{npm,tsc}_*' (got '${glob.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}')`,
       EXIT_USAGE,
     );
-  const fg = (await importOutside<{ default: typeof import('fast-glob') }>('fast-glob')).default;
+  const fg = (await importOutside('fast-glob', () => import('fast-glob'))).default;
   let names: string[];
   try {
     names = fg.sync(`${glob}.txt`, {
