@@ -11,6 +11,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -71,4 +72,6 @@ await build({
 });
 // The loader of search.cjs with its code cache (src/code-cache.ts), then the cache itself.
 await build({ ...common, entryPoints: ['src/code-cache.ts'], outfile: 'dist/code-cache.cjs', format: 'cjs' });
-spawnSync(process.execPath, [new URL('search-cache.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+spawnSync(process.execPath, [fileURLToPath(new URL('search-cache.mjs', import.meta.url))], {
+  stdio: 'inherit',
+});

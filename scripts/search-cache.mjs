@@ -8,9 +8,10 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = join(root, 'dist', 'search.cjs');
 const { cacheBytes, cacheOf, loadBundle } = require(join(root, 'dist', 'code-cache.cjs'));
 
