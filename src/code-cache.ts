@@ -5,12 +5,15 @@
  * its CPU. The build runs a few searches once and keeps the bytecode V8 then holds
  * (scripts/search-cache.mjs); a search starts from it.
  *
- * The cache file is `<bundle>.cache`: the bundle's length (4 bytes), its bytes, then V8's data.
- * V8 checks its own version and flags, but of the source only its length, so the cache is used
- * only when it was made of these very bytes (a rebuilt bundle has a new cache, or none). When
+ * The cache file is `<bundle>.cache`: the bundle's length (4 bytes), the SHA-1 of V8's data (20
+ * bytes), the bundle's bytes, then V8's data. V8 checks its own version and flags, but of the
+ * source only its length, so the cache is used only when it was made of these very bytes (a
+ * rebuilt bundle has a new cache, or none); and V8 does not check the data's bytes (a corrupted
+ * cache aborts node), so the data is used only when its SHA-1 is the one recorded. When
  * there is no cache, or V8 refuses it (another Node version, other V8 flags), the bundle is
  * compiled as `require` would. Nothing is written here: the cache is made by the build only.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -26,12 +29,17 @@ interface Loaded {
 /** The file of the cache of `file`. */
 export const cacheOf = (file: string) => `${file}.cache`;
 
-/** V8's data of the cache `cache` when it was made of `source`, else undefined. */
+/** Bytes before the bundle's in a cache file: its length, and the SHA-1 of V8's data. */
+const HEAD = 4 + 20;
+
+/** V8's data of the cache `cache` when it was made of `source` and is whole, else undefined. */
 function dataFor(source: Buffer, cache: Buffer | undefined): Buffer | undefined {
-  if (!cache || cache.length < 4) return undefined;
+  if (!cache || cache.length < HEAD) return undefined;
   const n = cache.readUInt32LE(0);
-  if (n !== source.length || cache.length <= 4 + n) return undefined;
-  return cache.subarray(4, 4 + n).equals(source) ? cache.subarray(4 + n) : undefined;
+  if (n !== source.length || cache.length <= HEAD + n) return undefined;
+  if (!cache.subarray(HEAD, HEAD + n).equals(source)) return undefined;
+  const data = cache.subarray(HEAD + n);
+  return createHash('sha1').update(data).digest().equals(cache.subarray(4, HEAD)) ? data : undefined;
 }
 
 function readOrUndefined(file: string): Buffer | undefined {
@@ -64,5 +72,5 @@ export function loadBundle(file: string, useCache = true): Loaded {
 export function cacheBytes(source: Buffer, data: Buffer): Buffer {
   const n = Buffer.alloc(4);
   n.writeUInt32LE(source.length, 0);
-  return Buffer.concat([n, source, data]);
+  return Buffer.concat([n, createHash('sha1').update(data).digest(), source, data]);
 }

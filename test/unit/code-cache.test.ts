@@ -40,14 +40,20 @@ describe('loadBundle', () => {
     expect((loaded.exports.value as () => string)()).toBe('bbbb');
   });
 
-  it('compiles the bundle when its cache is missing, cut short or not one', () => {
+  it('compiles the bundle when its cache is missing, cut short, changed or not one', () => {
     const dir = tempDir();
     const file = withCache(dir, bundle('cccc'));
     const whole = readFileSync(cacheOf(file));
+    // V8's data with a few bytes changed: V8 itself would take it and abort the process.
+    const changed = Buffer.from(whole);
+    const data = 24 + readFileSync(file).length;
+    expect(whole.length - data).toBeGreaterThan(200);
+    for (let k = data + 64; k < whole.length; k += 7) changed[k]! ^= 0x5a;
     for (const cache of [
       whole.subarray(0, 10),
-      whole.subarray(0, 4 + readFileSync(file).length),
+      whole.subarray(0, 24 + readFileSync(file).length),
       Buffer.from('x'),
+      changed,
     ]) {
       writeFileSync(cacheOf(file), cache);
       const loaded = loadBundle(file);
