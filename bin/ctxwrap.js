@@ -13,4 +13,6 @@ if (saved !== undefined) {
 // `ctxwrap search` has a bundle of its own (see src/main.ts); everything else starts in ctxwrap.cjs.
 const a = process.argv;
 const search = a[2] === 'search' || (a[2] === '--run-dir' && a[4] === 'search');
-require(search ? '../dist/search.cjs' : '../dist/ctxwrap.cjs').main();
+// search.cjs starts from its code cache when the build made one (src/code-cache.ts).
+if (search) require('../dist/code-cache.cjs').loadBundle(require("node:path").join(__dirname, "..", "dist", "search.cjs")).exports.main();
+else require('../dist/ctxwrap.cjs').main();

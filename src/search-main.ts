@@ -5,11 +5,12 @@
  */
 import { isatty } from 'node:tty';
 import { finish, ignoreOutputErrors, reportError } from './cli/exit.js';
-import { fastSearch, parseFastSearchArgs } from './cli/fast-search.js';
+import { fastSearch, parseFastSearchArgs, runSearch } from './cli/fast-search.js';
+import { importOutside } from './import-outside.js';
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   const args = isatty(1) || isatty(2) ? undefined : parseFastSearchArgs(argv.slice(2));
-  if (!args) return (await import('./cli.js')).main(argv);
+  if (!args) return (await importOutside('./cli.js', () => import('./cli.js'))).main(argv);
   ignoreOutputErrors();
   let code: number;
   try {
@@ -18,4 +19,13 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     code = reportError(error);
   }
   finish(code);
+}
+
+/**
+ * Runs a few searches of the run directory `runDir`, printing nothing: scripts/search-cache.mjs
+ * runs them once so that the code a search runs is compiled, and keeps it (code-cache.ts).
+ */
+export async function warmUp(runDir: string): Promise<void> {
+  for (const words of [['connection', 'refused', 'postgres'], ['error'], ['zanzibar']])
+    for (const json of [false, true]) await runSearch(words, { runDir, json, redact: true }, () => {});
 }

@@ -6,6 +6,7 @@ import { DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS } from '../config.js';
 import { resolveTtl } from '../env.js';
 import { CtxwrapError, EXIT_FAILURE, EXIT_USAGE } from '../errors.js';
 import { formatBytes } from '../format.js';
+import { importOutside } from '../import-outside.js';
 import { commandOf, renderHits, renderJson } from '../search/format.js';
 import { longLined } from '../search/long-lines.js';
 import { type EarlyScan, search, startScan } from '../search/search.js';
@@ -72,7 +73,7 @@ async function idsMatching(dir: RunDir, glob: string): Promise<Set<string>> {
       `--in takes a pattern of result ids such as 'tsc_*' or '{npm,tsc}_*' (got '${glob.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}')`,
       EXIT_USAGE,
     );
-  const fg = (await import('fast-glob')).default;
+  const fg = (await importOutside('fast-glob', () => import('fast-glob'))).default;
   let names: string[];
   try {
     names = fg.sync(`${glob}.txt`, {

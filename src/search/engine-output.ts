@@ -44,17 +44,26 @@ function matchLines(
     }
     if (x !== 58 || i === o) return start;
     const m = ++i;
-    const e = buf.indexOf(10, m);
-    if (e === -1) return start;
+    // The match is the form whose bytes are followed by the newline (no search for the newline:
+    // a call of Buffer.indexOf per line cost more than these few compares, cold).
+    let e = -1;
     for (let f = 0; f < forms.length; f++) {
       const bytes = forms[f]!.bytes;
-      if (bytes.length !== e - m) continue;
+      const at = m + bytes.length;
+      if (at >= end || buf[at] !== 10) continue;
       let k = 0;
       while (k < bytes.length && bytes[k] === buf[m + k]) k++;
       if (k === bytes.length) {
         found(file, forms[f]!.word, offset, n);
+        e = at;
         break;
       }
+    }
+    // Not a form (grep's match in another mix of case): the line is passed over.
+    if (e === -1) {
+      e = m;
+      while (e < end && buf[e] !== 10) e++;
+      if (e === end) return start;
     }
     start = e + 1;
   }

@@ -89,15 +89,17 @@ export function readAround(
       const anchor = sorted[i]!;
       const from = Math.max(0, anchor.offset - around);
       const to = sorted[j]!.offset + around;
-      const edge = from > 0 ? read(fd, from - 1, from) : Buffer.from([10]);
-      const buf = read(fd, from, to);
+      // The byte before `from` (a newline or not: is the first line cut?) in the same read.
+      const whole = from > 0 ? read(fd, from - 1, to) : undefined;
+      const edge = whole ? whole[0] : 10;
+      const buf = whole ? whole.subarray(1) : read(fd, from, to);
       const atEnd = buf.length < to - from;
       const local = anchor.offset - from;
       // Line of the first byte read: the anchor's, less the newlines between.
       let n = anchor.line;
       for (let k = buf.indexOf(10); k !== -1 && k < local; k = buf.indexOf(10, k + 1)) n--;
       let start = 0;
-      let cutStart = edge[0] !== 10;
+      let cutStart = edge !== 10;
       while (start <= buf.length) {
         let nl = buf.indexOf(10, start);
         const cutEnd = nl === -1 && !atEnd;

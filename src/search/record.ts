@@ -32,10 +32,19 @@ function indentOf(text: string): number {
 const FIELD = /^[A-Za-z][\w-]*:\s+\S/;
 const OPENS = /:\s*$|^[^\p{L}\p{N}\s]{0,4}\s*\p{Lu}{3,}\b|^[\p{Lu}][\w]*(?:Error|Exception)\b|^Traceback\b/u;
 
+/** OPENS's first form alone. */
+const ENDS_OPEN = /:\s*$/;
+
 /** True when an unindented line opens a block (see the module comment). */
-function opensBlock(text: string, afterBlank: boolean): boolean {
+export function opensBlock(text: string, afterBlank: boolean): boolean {
   if (indentOf(text) !== 0 || FIELD.test(text)) return false;
-  return afterBlank || OPENS.test(text);
+  if (afterBlank) return true;
+  // OPENS's other forms start with a capital, after a few symbols at most: a line led by a
+  // lowercase ASCII letter or a digit (most lines of a log) needs only the first, without the
+  // Unicode classes (the walk above a hit tests up to MAX_UP lines).
+  const c = text.charCodeAt(0);
+  if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) return ENDS_OPEN.test(text);
+  return OPENS.test(text);
 }
 
 /**

@@ -234,7 +234,7 @@ interface Keeper {
 }
 
 const keeper = (literals: number): Keeper => ({
-  perWord: Array.from({ length: literals }, () => 0),
+  perWord: new Array<number>(literals).fill(0),
   dense: 0,
   denseBlock: -2,
   pendingWord: 0,
@@ -242,12 +242,12 @@ const keeper = (literals: number): Keeper => ({
   pendingLine: 0,
 });
 
-const emptyScan = (literals: number): Scanned => ({
-  binary: false,
-  matches: [],
-  windows: Array.from({ length: literals }, () => []),
-  bytes: 0,
-});
+/** (Loops, not Array.from of a length: its generic path costs microseconds a call, cold.) */
+function emptyScan(literals: number): Scanned {
+  const windows: number[][] = [];
+  for (let w = 0; w < literals; w++) windows.push([]);
+  return { binary: false, matches: [], windows, bytes: 0 };
+}
 
 /**
  * The same scan done by a search engine in a child process (engine.ts: ripgrep, else grep; the
@@ -282,7 +282,11 @@ async function scanWith(
   // Made for an output at its first match (most outputs have none, and grep starts sooner).
   const out: (Scanned | undefined)[] = [];
   const kept: Keeper[] = [];
-  const scanned = () => Array.from({ length: names.length }, (_, i) => out[i] ?? emptyScan(literals.length));
+  const scanned = () => {
+    const all: Scanned[] = [];
+    for (let i = 0; i < names.length; i++) all.push(out[i] ?? emptyScan(literals.length));
+    return all;
+  };
   const forms: { bytes: Buffer; word: number }[] = [];
   literals.forEach((list, w) => {
     for (const f of list) if (!forms.some((x) => x.bytes.equals(f))) forms.push({ bytes: f, word: w });

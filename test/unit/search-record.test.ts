@@ -1,7 +1,8 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_UP, MAX_UP_BYTES, recordHeader } from '../../src/search/record.js';
+import { MAX_UP, MAX_UP_BYTES, opensBlock, recordHeader } from '../../src/search/record.js';
 import { tempDir } from '../support.js';
 
 /** The header of line `n` of `text` (1-based), read from a file as search reads it. */
@@ -40,5 +41,51 @@ describe("a hit's record header", () => {
   it('is the nearest one, a few lines up', () => {
     const lines = ['FAIL a', ...Array.from({ length: 200 }, (_, k) => body(k)), 'FAIL b', body(1), body(2)];
     expect(headerOf(lines.join('\n'), lines.length)).toEqual({ n: 202, text: 'FAIL b' });
+  });
+});
+
+describe('opensBlock', () => {
+  // The rule as one regex (record.ts tests its first form alone on lines led by a lowercase
+  // ASCII letter or a digit): the answers must be the same.
+  const OPENS =
+    /:\s*$|^[^\p{L}\p{N}\s]{0,4}\s*\p{Lu}{3,}\b|^[\p{Lu}][\w]*(?:Error|Exception)\b|^Traceback\b/u;
+  const FIELD = /^[A-Za-z][\w-]*:\s+\S/;
+  const piece = fc.constantFrom(
+    'FAIL',
+    'ERROR',
+    'Traceback',
+    'TypeError',
+    'Exception',
+    'error',
+    'x',
+    '9',
+    '2026/11/26',
+    ':',
+    ': ',
+    ' ',
+    '\t',
+    '==',
+    '---',
+    '[',
+    'É',
+    'ÉTAT',
+    'é',
+    'a1',
+    'Key:',
+    'key: v',
+    '\u00a0',
+    '_',
+    '│',
+  );
+  it('says what the whole rule says', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), fc.boolean(), (parts, afterBlank) => {
+        const text = parts.join('');
+        const indent0 = text !== '' && !/^[ \t│|]/.test(text);
+        const expected = indent0 && !FIELD.test(text) && (afterBlank || OPENS.test(text));
+        expect(opensBlock(text, afterBlank)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
