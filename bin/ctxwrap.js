@@ -14,5 +14,5 @@ if (saved !== undefined) {
 const a = process.argv;
 const search = a[2] === 'search' || (a[2] === '--run-dir' && a[4] === 'search');
 // search.cjs starts from its code cache when the build made one (src/code-cache.ts).
-if (search) require('../dist/code-cache.cjs').loadBundle(require("node:path").join(__dirname, "..", "dist", "search.cjs")).exports.main();
+if (search) require('../dist/code-cache.cjs').loadBundle(require('node:path').join(__dirname, '..', 'dist', 'search.cjs')).exports.main();
 else require('../dist/ctxwrap.cjs').main();
