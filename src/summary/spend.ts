@@ -34,33 +34,46 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
   const taken = new Map<string, number>();
   const texts = new Map<string, Set<string>>();
   const shownFine = new Set<string>();
-  const heap = new Heap(queues(units));
+  const slots = queues(units);
+  const heap = new Heap(slots);
+  // The queues holding a unit of each line: when a line is shown, a unit of it waiting at the
+  // head of its queue may be worth more than its slot says (see kOf), and is brought up.
+  const byLine = new Map<number, Queue[]>();
+  for (const { q } of slots)
+    for (const u of q.units) {
+      const list = byLine.get(u.line);
+      if (!list) byLine.set(u.line, [q]);
+      else if (list[list.length - 1] !== q) list.push(q);
+    }
   let used = 0;
   let least = 0;
   let misses = 0;
   // Members of its template shown, but for its own main line: the rest of a block whose line came
   // alone first is worth what the whole block was when that line was chosen.
   const kOf = (u: Pending) => Math.max(0, (taken.get(u.key) ?? 0) - (shown.has(u.line) ? 1 : 0));
+  /** Puts the queue's next unit in the heap at its worth now; its older slot says nothing more. */
+  const enqueue = (q: Queue) => {
+    const head = q.units[q.next];
+    if (!head) return;
+    q.version++;
+    heap.push({ q, s: effective(head, kOf(head)), k: kOf(head), version: q.version, line: head.line });
+  };
   for (let top = heap.pop(); top && top.s >= MIN_WORTH && misses < MAX_MISSES; top = heap.pop()) {
     const q = top.q;
+    if (top.version !== q.version) continue;
     const unit = q.units[q.next] as Pending;
     const k = kOf(unit);
-    // Worth falls as members of a template are shown (and a block whose line is shown keeps its
-    // own): a stale top is brought up to date.
+    // Worth falls as members of a template are shown: a stale top is brought up to date.
     if (top.k !== k) {
-      heap.push({ q, s: effective(unit, k), k });
+      enqueue(q);
       continue;
     }
     if (preferDistinct(q, shownFine)) {
-      const head = q.units[q.next] as Pending;
-      heap.push({ q, s: effective(head, kOf(head)), k: kOf(head) });
+      enqueue(q);
       continue;
     }
     q.next++;
-    const following = q.units[q.next];
-    const requeue = () => {
-      if (following) heap.push({ q, s: effective(following, kOf(following)), k: kOf(following) });
-    };
+    const requeue = () => enqueue(q);
     const fresh = unit.entries.filter((e) => !shown.has(e.line));
     const first = fresh[0];
     // A marker for lines whose first is not shown would describe an omitted line.
@@ -89,8 +102,18 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
       continue;
     }
     chosen.push(candidate);
-    for (const e of entries) for (let l = e.from ?? e.line; l <= e.line; l++) shown.add(l);
+    const opened: number[] = [];
+    for (const e of entries)
+      for (let l = e.from ?? e.line; l <= e.line; l++)
+        if (!shown.has(l)) {
+          shown.add(l);
+          opened.push(l);
+        }
     taken.set(unit.key, k + 1);
+    // A block whose line is now shown keeps its own worth (see kOf): a unit of that line waiting
+    // at the head of another queue is brought up, or it would wait below its worth.
+    for (const l of opened)
+      for (const w of byLine.get(l) ?? []) if (w !== q && w.units[w.next]?.line === l) enqueue(w);
     shownFine.add(fineOf(unit));
     if (!texts.has(unit.key)) texts.set(unit.key, new Set());
     texts.get(unit.key)?.add(unit.main);
@@ -147,7 +170,8 @@ function queues(units: Pending[]): Slot[] {
     // Within a template, of members worth about as much, the shorter says as much for less.
     const rank = (u: Pending) => u.score - u.main.length / MEMBER_COST;
     list.sort((x, y) => rank(y) - rank(x) || x.line - y.line);
-    slots.push({ q: { units: list, next: 0 }, s: (list[0] as Pending).score, k: 0 });
+    const head = list[0] as Pending;
+    slots.push({ q: { units: list, next: 0, version: 0 }, s: head.score, k: 0, version: 0, line: head.line });
   }
   return slots;
 }
@@ -164,6 +188,8 @@ const MAX_MISSES = 100;
 interface Queue {
   units: Pending[];
   next: number;
+  /** Bumped at each slot put in the heap for the queue: only the latest slot is current. */
+  version: number;
 }
 
 interface Slot {
@@ -171,6 +197,10 @@ interface Slot {
   /** The worth of the queue's next unit when last brought up to date, with `k` members shown. */
   s: number;
   k: number;
+  /** The queue's version when the slot was put in (see Queue). */
+  version: number;
+  /** The line of the unit it was put in for (a stale slot's queue may have none left). */
+  line: number;
 }
 
 /** A max-heap of queues by the worth of their next unit. */
@@ -182,7 +212,7 @@ class Heap {
   /** Worth first; among equals, the earlier line. */
   private above(x: Slot, y: Slot): boolean {
     if (x.s !== y.s) return x.s > y.s;
-    return (x.q.units[x.q.next] as Pending).line < (y.q.units[y.q.next] as Pending).line;
+    return x.line < y.line;
   }
   push(x: Slot): void {
     const a = this.a;

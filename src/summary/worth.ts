@@ -29,10 +29,10 @@ const head = (text: string) => text.trimStart().split(/\s+/, 2).join(' ');
 const FOREIGN =
   /node_modules|site-packages|dist-packages|\/usr\/(?:lib|share|local\/lib)\/|\bnode:|\binternal\/|<frozen |\.cargo\/registry|\/rustc\/[0-9a-f]|\/rustlib\/|\bjava\.base\/|\bjdk\.internal|\/lib\/python\d|\(native\)|\/\.m2\/|\/\.gradle\/|\bvendor\//;
 
-/** Worth of a location on the line: a project's own `file:line` says where to look. */
+/** Worth of a location on the line: a project's own `file:line` says where to look, as much as a warning's severity says. */
 export function locationWorth(text: string): number {
   if (!isLocation(text)) return 0;
-  return FOREIGN.test(text) ? 0.5 : 3;
+  return FOREIGN.test(text) ? 0.5 : 4;
 }
 
 /** Whether a line names a location in the project's own files. */

@@ -15,6 +15,23 @@ describe('spending the room', () => {
   });
 });
 
+describe('the order of choosing', () => {
+  it('brings a unit up when another shows its line (its worth rises), before a lesser unit', () => {
+    // The first member of a template is shown: the second falls to half its worth. Then a block
+    // shows the second's line: the rest of the second's block is worth its whole again (as when
+    // its line came alone first), more than the lesser unit, and the room holds one of them.
+    const units = [
+      unit([line(10, 'first member')], 13, 'x', 0.5),
+      unit([line(20, 'second member'), line(21, 'why the second failed')], 9, 'x', 0.5),
+      unit([line(19, 'a header'), line(20, 'second member')], 12, 'z'),
+      unit([line(40, 'a lesser line that is long enough')], 7, 'y'),
+    ];
+    const shown = spend(units, 230, 100).map((e) => e.text);
+    expect(shown.some((t) => t.includes('why the second failed'))).toBe(true);
+    expect(shown.some((t) => t.includes('a lesser line'))).toBe(false);
+  });
+});
+
 describe('members of a template', () => {
   it('of members worth about as much, shows the shorter first', () => {
     const long = line(
