@@ -81,28 +81,44 @@ function statusPart(facts: RunFacts): string {
   return facts.status ? `${exit} (${showControls(facts.status)})` : exit;
 }
 
-/** The header line, shortened until it leaves room for the output under a small budget. */
-function headerLine(c: Collected, facts: RunFacts, budget: number): string {
+/**
+ * The width a duration is measured at (`977ms`, `59.9s`, `1m05s`, `1h02m`; a shorter one is
+ * measured as if it were this wide), so that the room left for the output, and so the lines
+ * chosen, do not depend on how long the run took. A run of 10 to 60 minutes (`12m05s`) is
+ * measured as it is: one character more.
+ */
+const DURATION_WIDTH = 5;
+
+/**
+ * The header line, shortened until it leaves room for the output under a small budget, and how
+ * much longer it is measured than it is (see DURATION_WIDTH).
+ */
+function headerLine(c: Collected, facts: RunFacts, budget: number): { text: string; slack: number } {
   const lines = `${formatCount(c.lines)} line${c.lines === 1 ? '' : 's'}`;
   const path = `full output: ${showControls(facts.path)}`;
-  const variants = [
+  const duration = formatDuration(facts.durationMs);
+  const slack = Math.max(0, DURATION_WIDTH - duration.length);
+  const variants: [string[], number][] = [
     [
-      statusPart(facts),
-      lines,
-      formatBytes(c.bytes),
-      `~${formatTokens(estimateTokens(c.bytes))} tokens`,
-      formatDuration(facts.durationMs),
-      path,
+      [
+        statusPart(facts),
+        lines,
+        formatBytes(c.bytes),
+        `~${formatTokens(estimateTokens(c.bytes))} tokens`,
+        duration,
+        path,
+      ],
+      slack,
     ],
-    [statusPart(facts), lines, formatBytes(c.bytes), formatDuration(facts.durationMs), path],
-    [statusPart(facts), lines, formatBytes(c.bytes), `ctxwrap read ${facts.id}`],
-    [statusPart(facts), lines],
+    [[statusPart(facts), lines, formatBytes(c.bytes), duration, path], slack],
+    [[statusPart(facts), lines, formatBytes(c.bytes), `ctxwrap read ${facts.id}`], 0],
+    [[statusPart(facts), lines], 0],
   ];
-  for (const parts of variants) {
+  for (const [parts, pad] of variants) {
     const text = `[ctxwrap ${facts.id}] ${parts.join(' · ')}`;
-    if (text.length <= budget * 0.45) return text;
+    if (text.length + pad <= budget * 0.45) return { text, slack: pad };
   }
-  return cutLine(`[ctxwrap ${facts.id}] ${statusPart(facts)}`, Math.floor(budget * 0.45));
+  return { text: cutLine(`[ctxwrap ${facts.id}] ${statusPart(facts)}`, Math.floor(budget * 0.45)), slack: 0 };
 }
 
 /** Builds the summary model of a collected output. */
@@ -161,17 +177,19 @@ function summarized(
   redact: boolean,
 ): Summary {
   const cap = Math.max(80, Math.floor(budget * 0.16));
-  const header: SummaryLine[] = [meta(headerLine(c, facts, budget))];
+  const top = headerLine(c, facts, budget);
+  const header: SummaryLine[] = [meta(top.text)];
   if (facts.previousId && c.compared) {
     const vs = c.compared.related
       ? `[ctxwrap: vs ${facts.previousId}, the previous run of this command here: ${formatCount(c.compared.fresh)} new line${c.compared.fresh === 1 ? '' : 's'} (marked +), ${formatCount(c.compared.gone)} salient gone]`
       : `[ctxwrap: the previous run ${facts.previousId} has too little in common to compare with]`;
-    if (size(header) + cost(vs) <= budget * 0.6) {
+    if (size(header) + top.slack + cost(vs) <= budget * 0.6) {
       header.push(meta(vs));
-      if (c.compared.related) header.push(...goneLines(c.compared.goneTexts, budget - size(header), redact));
+      if (c.compared.related)
+        header.push(...goneLines(c.compared.goneTexts, budget - size(header) - top.slack, redact));
     }
   }
-  const room = budget - size(header);
+  const room = budget - size(header) - top.slack;
   // A run of identical lines longer than the head, the tail starts in, or ending the output, is
   // told once, from its first line (see line-run.ts, tail-run.ts and end-run.ts).
   const chosen = select(c, room, Math.min(cap, Math.max(20, room - 2)), shield, {
