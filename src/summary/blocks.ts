@@ -1,8 +1,9 @@
 /**
  * A salient line's block: the lines under it that say why (an assertion's expected and
  * received values, diff markers, the message under a panic's location, the first frame in the
- * project's own files or, above an exception's message, the last, the line naming the cause), and its parent header (the nearest
- * less-indented line above: the file a linter's finding belongs to, the test a failure is in).
+ * project's own files or, above an exception's message, the last, the line naming the cause),
+ * and its parent header (the nearest less-indented line above: the file a linter's finding
+ * belongs to, the test a failure is in).
  */
 import { isLocation } from './salience.js';
 import { isOwnLocation } from './worth.js';

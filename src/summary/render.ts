@@ -98,24 +98,22 @@ function headerLine(c: Collected, facts: RunFacts, budget: number): { text: stri
   const path = `full output: ${showControls(facts.path)}`;
   const duration = formatDuration(facts.durationMs);
   const slack = Math.max(0, DURATION_WIDTH - duration.length);
-  const variants: [string[], number][] = [
+  const variants = [
     [
-      [
-        statusPart(facts),
-        lines,
-        formatBytes(c.bytes),
-        `~${formatTokens(estimateTokens(c.bytes))} tokens`,
-        duration,
-        path,
-      ],
-      slack,
+      statusPart(facts),
+      lines,
+      formatBytes(c.bytes),
+      `~${formatTokens(estimateTokens(c.bytes))} tokens`,
+      duration,
+      path,
     ],
-    [[statusPart(facts), lines, formatBytes(c.bytes), duration, path], slack],
-    [[statusPart(facts), lines, formatBytes(c.bytes), `ctxwrap read ${facts.id}`], 0],
-    [[statusPart(facts), lines], 0],
+    [statusPart(facts), lines, formatBytes(c.bytes), duration, path],
+    [statusPart(facts), lines, formatBytes(c.bytes), `ctxwrap read ${facts.id}`],
+    [statusPart(facts), lines],
   ];
-  for (const [parts, pad] of variants) {
+  for (const parts of variants) {
     const text = `[ctxwrap ${facts.id}] ${parts.join(' · ')}`;
+    const pad = parts.includes(duration) ? slack : 0;
     if (text.length + pad <= budget * 0.45) return { text, slack: pad };
   }
   return { text: cutLine(`[ctxwrap ${facts.id}] ${statusPart(facts)}`, Math.floor(budget * 0.45)), slack: 0 };
