@@ -66,6 +66,11 @@ export interface Compared {
   loose: ReadonlySet<number>;
   /** False when the previous run has too little in common to be a baseline. */
   related: boolean;
+  /**
+   * Count lines new only because a count changed (see count-change.ts): marked when shown, but
+   * not shown for being new (a verdict shows on its own worth; `Failed Tests 9` is no error).
+   */
+  changed: ReadonlySet<number>;
 }
 
 /** Everything the renderer needs, gathered in one pass. */

@@ -351,10 +351,10 @@ export class Collector {
   /** A line the guard did not match: hashed for the comparison, shown only when it is new. */
   private hashPlain(work: Buffer, s: number, e: number, line: number, streaming = true): void {
     if (!this.memory.see(work, s, e, line).isNew) return;
+    const text = this.memory.newText(work.subarray(s, e));
+    if (text === undefined) return;
     this.markNew(line);
     if (this.fresh.length >= MAX_NEW) return;
-    const text = cleanLine(work.toString('utf8', s, e));
-    if (text.trim() === '') return;
     const c = candidate(text, line, template(text), 'plain', 0, false, true);
     // In the tail (at the end), the bytes before `work` are not those before the line.
     if (streaming) this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
@@ -364,9 +364,10 @@ export class Collector {
   /** The deferred lines found new at the end: marked, and shown as new candidates. */
   private resolveDeferred(): void {
     for (const d of this.memory.resolve()) {
+      const text = this.memory.newText(d.bytes);
+      if (text === undefined) continue;
       this.markNew(d.line);
-      const text = cleanLine(d.bytes.toString('utf8'));
-      if (this.fresh.length >= MAX_NEW || text.trim() === '') continue;
+      if (this.fresh.length >= MAX_NEW) continue;
       const sal = scoreLine(text, this.hints);
       this.fresh.push(
         candidate(text, d.line, template(text, true), sal.kind, sal.score, sal.weak === true, true),
@@ -396,6 +397,10 @@ export class Collector {
       };
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
       this.cache.set(digits, scored);
+    }
+    if (scored.kind === 'count') {
+      text ??= cleanLine(work.toString('utf8', s, e));
+      if (this.memory.countLine(text, line, isNew)) this.markNew(line);
     }
     if (scored.score > 0) this.memory.salientLine(digits, scored.score, scored.loose, line, work, s, e);
     if (scored.score <= 0 && !isNew) return;

@@ -22,6 +22,8 @@ export interface Fingerprint {
   salientLines?: number[];
   /** The text of the best salient lines, by number-masked hash (see gone.ts). */
   texts?: [number, string][];
+  /** Hashes of the count lines, durations masked (see count-change.ts); absent from older runs. */
+  counts?: number[];
 }
 
 export const SALIENT_MAX = 4096;
@@ -53,6 +55,9 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
         .map(([h, t]): [number, string] => [h, keptText(t)])
     : [];
   const exactCounts = Array.isArray(v.ec) ? (v.ec as unknown[]).filter(isCount) : [];
+  const counts = Array.isArray(v.c)
+    ? (v.c as unknown[]).filter((n): n is number => Number.isInteger(n))
+    : undefined;
   const salientLines =
     Array.isArray(v.sl) && v.sl.length === salient.length && v.sl.every((n) => Number.isInteger(n) && n > 0)
       ? (v.sl as number[])
@@ -66,6 +71,7 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
     salient,
     ...(salientLines ? { salientLines } : {}),
     texts,
+    ...(counts ? { counts } : {}),
   };
 }
 
@@ -85,6 +91,7 @@ export function serializeFingerprint(fp: Fingerprint): string {
     s: fp.salient,
     ...(fp.salientLines ? { sl: fp.salientLines } : {}),
     t: fp.texts ?? [],
+    ...(fp.counts ? { c: fp.counts } : {}),
   });
 }
 

@@ -5,6 +5,7 @@
 
 import { cleanLine } from './clean.js';
 import type { Compared } from './collected.js';
+import { CountLines } from './count-change.js';
 import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX } from './fingerprint.js';
 import { goneTexts, SalientTexts, unnamedGone } from './gone.js';
 import { hashLine } from './hash.js';
@@ -19,9 +20,34 @@ export class RunMemory {
   private readonly salientTexts = new SalientTexts();
   /** Loose keys of the salient forms (as many as `salient` holds). */
   private readonly looseSalient = new Set<number>();
+  private readonly counts: CountLines;
+  /** Count lines whose counts changed since the previous run: new, whatever their form pairs with. */
+  private readonly changed = new Set<number>();
+  private changedPaired = 0;
+  /** New lines that are empty: one more empty line is no news, so these are not counted. */
+  private blankNew = 0;
 
   constructor(private readonly previous: Fingerprint | undefined) {
     this.compare = previous ? new Comparison(previous) : undefined;
+    this.counts = new CountLines(previous?.counts);
+  }
+
+  /**
+   * The text of a line found new (by `see` or `resolve`); undefined when it is empty: one more
+   * empty line is no news, and is not counted as new.
+   */
+  newText(bytes: Buffer): string | undefined {
+    const text = cleanLine(bytes.toString('utf8'));
+    if (text.trim() !== '') return text;
+    this.blankNew++;
+    return undefined;
+  }
+
+  /** Remembers a count line; whether it is new because a count in it changed (see count-change.ts). */
+  countLine(text: string, line: number, isNew: boolean): boolean {
+    if (!this.counts.changed(text) || isNew) return false;
+    this.changed.add(line);
+    return true;
   }
 
   /**
@@ -39,7 +65,11 @@ export class RunMemory {
 
   /** The deferred lines found new at the end. */
   resolve(): ReturnType<Comparison['resolve']> {
-    return this.compare?.resolve() ?? [];
+    const all = this.compare?.resolve() ?? [];
+    const rest = all.filter((d) => !this.changed.has(d.line));
+    // The changed lines the comparison did not count as new (it paired them).
+    this.changedPaired = this.changed.size - (all.length - rest.length);
+    return rest;
   }
 
   /**
@@ -68,12 +98,13 @@ export class RunMemory {
     const gone = (this.previous?.salient ?? []).filter((h) => !this.salient.has(h)).length;
     const named = goneTexts(this.previous?.texts, this.salient, this.looseSalient);
     return {
-      fresh: this.compare.fresh,
+      fresh: this.compare.fresh + this.changedPaired - this.blankNew,
       gone,
       goneTexts: named,
       unnamed: unnamedGone(this.previous, this.salient),
       loose: this.looseSalient,
       related: this.compare.related,
+      changed: this.changed,
     };
   }
 
@@ -88,6 +119,7 @@ export class RunMemory {
       digitsMax: this.digitsSketch.max,
       ...salientForms(this.salient),
       texts: this.salientTexts.entries(),
+      counts: this.counts.entries(),
     };
   }
 }

@@ -120,7 +120,8 @@ function holdLines(c: Collected, shield: Shield, cap: number, opts: SelectOption
     const text = known.get(n)?.cut(cap) ?? '';
     const cand = byLine.get(n);
     const isNew = (c.newLines.has(n) || cand?.isNew === true) && !isPassLine(text);
-    held.set(n, { line: n, text, key: '', sev: severity(text, opts.success), worth: 0, isNew, bonus });
+    const b = c.compared?.changed.has(n) ? 0 : bonus;
+    held.set(n, { line: n, text, key: '', sev: severity(text, opts.success), worth: 0, isNew, bonus: b });
   }
   return held;
 }

@@ -266,7 +266,7 @@ describe('re-runs', () => {
       ].join('\n');
     const previous = fingerprintOf(run(18, 'old', 18));
     const out = summarize(run(20, 'new', 60), { ...facts, previousId: 'jest_00000001' }, { previous });
-    expect(out).toMatch(/^\d+: Tests: {7}20 failed, 774 passed, 794 total$/m);
+    expect(out).toMatch(/^\+\d+: Tests: {7}20 failed, 774 passed, 794 total$/m);
     expect(out.length).toBeLessThanOrEqual(2000);
   });
 

@@ -161,6 +161,47 @@ describe('comparing with the previous run', () => {
     for (const l of gone) expect(l.length).toBeLessThanOrEqual(140);
   });
 
+  it('marks a verdict whose count changed, stored or not: the number is the news', () => {
+    const previous = fingerprintOf(log([...errors(['a', 'b', 'c']), 'Found 3 errors in 3 files.']));
+    const stored = parseFingerprint(JSON.parse(serializeFingerprint(previous)));
+    for (const p of [previous, stored]) {
+      const out = summarize(
+        log([...errors(['a', 'c']), 'Found 2 errors in 2 files.']),
+        { ...facts, previousId: 'tsc_00000001' },
+        { previous: p },
+      );
+      expect(out).toContain('1 new line (marked +), 1 salient gone]');
+      expect(out).toContain('+303: Found 2 errors in 2 files.\n');
+    }
+  });
+
+  it('does not mark a verdict that changed only in its duration or clock time', () => {
+    const verdict = (ms: number, at: string) => [
+      ...errors(['a']),
+      `  12 passing (${ms}ms) at ${at}`,
+      '  3 failing',
+    ];
+    const previous = fingerprintOf(log(verdict(528, '12:03:44')));
+    const out = summarize(
+      log(verdict(612, '12:05:01')),
+      { ...facts, previousId: 'mocha_00000001' },
+      { previous },
+    );
+    expect(out).toContain('0 new lines (marked +), 0 salient gone]');
+    expect(out).not.toMatch(/^\+\d+:/m);
+  });
+
+  it('never marks one more empty line as new', () => {
+    const previous = fingerprintOf(`${log(errors(['a']))}\n\n`);
+    const out = summarize(
+      `${log(errors(['a']))}\n\n\n\n`,
+      { ...facts, previousId: 'tsc_00000001' },
+      { previous },
+    );
+    expect(out).not.toMatch(/^\+\d+: *$/m);
+    expect(out).toContain('0 new lines (marked +)');
+  });
+
   it('says nothing when the previous run has nothing in common with this one', () => {
     const previous = fingerprintOf('sh: 1: tsc: not found\n');
     const many = errors(Array.from({ length: 20 }, (_, i) => `mod${String.fromCharCode(97 + i)}`));
