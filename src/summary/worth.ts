@@ -105,6 +105,8 @@ const TALLY_FAIL = /\b\d[\d,]*\s+(?:failed|failing|failures?|errors?)\b|\b(?:fai
 
 /** How far from the end the run's verdict line is looked for. */
 const VERDICT_WINDOW = 30;
+/** A failing count's score (see scoreLine). */
+const FAILING_COUNT_SCORE = 13;
 
 /**
  * The run's verdict (`Tests: 20 failed, 774 passed`, `Found 3 errors`): among the count lines of
@@ -117,10 +119,14 @@ export function verdictLine(
 ): number | undefined {
   let best: { line: number; score: number } | undefined;
   for (const l of lines) {
-    if (l.line <= total - VERDICT_WINDOW) continue;
+    const atEnd = l.line > total - VERDICT_WINDOW;
+    if (!atEnd && l.line > VERDICT_WINDOW) continue;
     const s = scoreLine(l.text);
     if (s.kind !== 'count' || s.score <= 0) continue;
-    const score = s.score + (TALLY_PASS.test(l.text) && TALLY_FAIL.test(l.text) ? 1 : 0);
+    // At the start, only a failing count: a tool that prints its verdict first (behave's
+    // `Failing scenarios:` list and tallies), where the end has none, or only zero counts.
+    if (!atEnd && s.score < FAILING_COUNT_SCORE) continue;
+    const score = s.score + (TALLY_PASS.test(l.text) && TALLY_FAIL.test(l.text) ? 1 : 0) - (atEnd ? 0 : 0.5);
     if (!best || score > best.score || (score === best.score && l.line > best.line))
       best = { line: l.line, score };
   }

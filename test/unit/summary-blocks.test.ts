@@ -150,6 +150,16 @@ describe('verdict', () => {
     ).toBe(2);
   });
 
+  it('is a failing tally at the start when the end has only zero counts (a tool that prints its verdict first)', () => {
+    const at = (line: number, text: string) => ({ line, text });
+    const start = [at(2, 'Failing scenarios:'), at(20, '460 scenarios passed, 15 failed, 10 skipped')];
+    const end = [at(4000, '      1 scenario passed, 0 failed, 0 skipped')];
+    expect(verdictLine([...start, ...end], 4001)).toBe(20);
+    // A failing tally at the end is the verdict; a passing one at the start never is.
+    expect(verdictLine([...start, at(3999, '3 scenarios passed, 1 failed')], 4001)).toBe(3999);
+    expect(verdictLine([at(5, '460 scenarios passed, 0 failed'), ...end], 4001)).toBe(4000);
+  });
+
   it('reads a percentage tally, and not a progress counter, as a count', () => {
     expect(scoreLine('95% tests passed, 1 tests failed out of 22')).toEqual({ kind: 'count', score: 13 });
     expect(scoreLine('22/22 Test #22: misc_utils_tests .........   Passed    0.03 sec').kind).not.toBe(
