@@ -33,7 +33,7 @@ import { CUT_BYTES, hasPrivate, KeyRanges, linesBefore, MarkPieces } from './key
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
-import { HugeLine, LongLines } from './long-line.js';
+import { AfterLong, HugeLine, LongLines } from './long-line.js';
 import { BEFORE_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
@@ -96,6 +96,7 @@ export class Collector {
   /** Where, in the lines being scanned, a long line ended: look-backs never reach past it. */
   private barrier = 0;
   private readonly long = new LongLines();
+  private readonly afterLong = new AfterLong();
   private readonly cache = new Map<number, Scored>();
   private groups = new Map<string, Candidate>();
   private readonly fresh: Candidate[] = [];
@@ -279,11 +280,15 @@ export class Collector {
     this.huge = null;
     const long = h.finish();
     this.long.add(long);
-    const { score, kind, weak } = scoreLine(long.start, this.hints);
+    this.afterLong.start(long);
+    // A line redrawn with carriage returns says at its end what it came to.
+    const [first, last] = [scoreLine(long.start, this.hints), scoreLine(long.end, this.hints)];
+    const text = last.score > first.score ? long.end : long.start;
+    const { score, kind, weak } = last.score > first.score ? last : first;
     if (score <= 0) return;
-    const key = template(long.start, true);
+    const key = template(text, true);
     const group = this.groups.get(key);
-    if (!group) this.groups.set(key, candidate(long.start, h.line, key, kind, score, weak === true, false));
+    if (!group) this.groups.set(key, candidate(text, h.line, key, kind, score, weak === true, false));
     else {
       group.count++;
       group.lastLine = h.line;
@@ -303,6 +308,7 @@ export class Collector {
     let pos = 0;
     let line = this.newlines + 1;
     if (this.neighbours.waiting) this.neighbours.next(work, pos, line);
+    if (this.afterLong.waiting) this.afterLong.from(work, pos, line);
     if (this.pending) [pos, line] = this.attach(work, pos, line);
     while (pos < len) {
       const found = this.scan.next(work, pos, len);
@@ -346,6 +352,7 @@ export class Collector {
     this.huge = new HugeLine(line, work.subarray(s, e));
     this.finishHuge();
     this.barrier = e + 1;
+    this.afterLong.from(work, e + 1, line + 1);
   }
 
   /** A line the guard did not match: hashed for the comparison, shown only when it is new. */
