@@ -34,6 +34,7 @@ import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
 import { AfterLong, HugeLine, LongLines } from './long-line.js';
+import { Members } from './members.js';
 import { BEFORE_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
@@ -100,6 +101,7 @@ export class Collector {
   private readonly cache = new Map<number, Scored>();
   private groups = new Map<string, Candidate>();
   private readonly fresh: Candidate[] = [];
+  private readonly members = new Members();
   private readonly newLines: number[] = [];
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
@@ -198,7 +200,8 @@ export class Collector {
     const longLines = this.long.byLine();
     const tail = this.tailLines(longLines, lines);
     this.resolveDeferred();
-    const candidates = [...this.groups.values(), ...this.fresh].sort((a, b) => a.line - b.line);
+    const members = this.members.list(this.groups);
+    const candidates = [...this.groups.values(), ...members, ...this.fresh].sort((a, b) => a.line - b.line);
     let newLines = new Set(this.newLines);
     const compared = this.memory.compared();
     if (compared && !compared.related) {
@@ -412,18 +415,21 @@ export class Collector {
       group.count++;
       group.lastLine = line;
       if (isNew) group.isNew = true;
-      return;
+      if (!this.members.wants(group)) return;
     }
     text ??= cleanLine(work.toString('utf8', s, e));
-    this.keep(candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew), work, s, own);
+    const c = candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew);
+    if (group) this.members.add(c);
+    this.keep(c, work, s, own, group !== undefined);
   }
 
   /** A new candidate, kept with the lines around it (apart: these closures cost `guarded` a context). */
-  private keep(c: Candidate, work: Buffer, s: number, own: boolean): void {
+  private keep(c: Candidate, work: Buffer, s: number, own: boolean, member: boolean): void {
     addContext(c, () => this.before(work, s));
     this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
+    // A member is kept by this.members; its block is followed as its exemplar's is.
     if (own) this.fresh.push(c);
-    else if (this.groups.set(c.template, c).size > MAX_GROUPS * 2) this.prune();
+    else if (!member && this.groups.set(c.template, c).size > MAX_GROUPS * 2) this.prune();
     if (c.kind === 'error') this.pending = { candidate: c, remaining: ATTACH_LOOKAHEAD };
   }
 
@@ -454,7 +460,7 @@ export class Collector {
       p.remaining--;
       if (guarded) this.trackKey(work, at, end, n);
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
-      if (p.candidate.count === 1 && p.candidate.attached.length < 4 && belongs(lineText, p.candidate))
+      if (p.candidate.count <= 1 && p.candidate.attached.length < 4 && belongs(lineText, p.candidate))
         p.candidate.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
@@ -489,6 +495,7 @@ export class Collector {
       .sort(([, a], [, b]) => b.score + (b.isNew ? 6 : 0) - (a.score + (a.isNew ? 6 : 0)) || a.line - b.line)
       .slice(0, MAX_GROUPS);
     this.groups = new Map(kept);
+    this.members.prune(this.groups);
     if (this.pending && !kept.some(([, c]) => c === this.pending?.candidate)) this.pending = null;
   }
 }
