@@ -22,6 +22,7 @@
  * fingerprint and the comparison with the previous run (run-memory.ts).
  */
 
+import { continues } from './blocks.js';
 import { cleanLine } from './clean.js';
 import { type Candidate, type Collected, candidate, type LongLine, type NumberedLine } from './collected.js';
 import { EndRun } from './end-run.js';
@@ -460,8 +461,10 @@ export class Collector {
       p.remaining--;
       if (guarded) this.trackKey(work, at, end, n);
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
-      if (p.candidate.count <= 1 && p.candidate.attached.length < 4 && belongs(lineText, p.candidate))
-        p.candidate.attached.push({ line: n, text: lineText });
+      const c = p.candidate;
+      const wrapped = n === c.line + 1 && continues(c.text, lineText);
+      if (c.count <= 1 && c.attached.length < 4 && (wrapped || belongs(lineText, c)))
+        c.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
       if (this.neighbours.waiting) this.neighbours.next(work, at, n);
