@@ -37,3 +37,27 @@ describe("an indented error's owner", () => {
     });
   });
 });
+
+describe("an unlocated error's title", () => {
+  it('is the line right above it when that names a location', () => {
+    const lines = [
+      '+++ OK, passed 1 test.',
+      '',
+      '=== prop_checkCharRangeGlob3 from src/ShellCheck/Analytics.hs:2756 ===',
+      '*** Failed! Falsified (after 1 test):',
+    ];
+    const c = candidate(lines[3] as string, 4, 'x', 'error', 12, false, false);
+    addContext(c, () => Buffer.from(`${lines.slice(0, 3).join('\n')}\n`));
+    expect(c.owner).toEqual({ line: 3, text: lines[2] });
+  });
+
+  it('is not sought two lines up, nor for an error that names its own place', () => {
+    const far = ['src/a.hs:3:1 checked', 'all good', '*** Failed! Falsified (after 1 test):'];
+    const c = candidate(far[2] as string, 3, 'x', 'error', 12, false, false);
+    addContext(c, () => Buffer.from(`${far.slice(0, 2).join('\n')}\n`));
+    expect(c.owner).toBeUndefined();
+    const own = candidate('src/b.c:9:2: error: x undeclared', 2, 'x', 'error', 12, false, false);
+    addContext(own, () => Buffer.from('src/b.c:8:1: note: in this function\n'));
+    expect(own.owner).toBeUndefined();
+  });
+});
