@@ -44,4 +44,22 @@ describe('the lines after a long line', () => {
     }
     expect(expected[0]?.after?.map((a) => a.line)).toEqual([23, 24, 25, 26, 27, 28, 29]);
   });
+
+  it('never show a private key printed after a long line', () => {
+    const body = Array.from(
+      { length: 6 },
+      (_, i) => `MIIEvQIBADANBgkqhkiG9w0BAQEFAASC${i}kcwggSjAgEAAoIBAQC7`,
+    );
+    const text = [
+      progress(1, 3000, 'done'),
+      '-----BEGIN PRIVATE KEY-----',
+      ...body,
+      '-----END PRIVATE KEY-----',
+      progress(3001, 3000, 'done'),
+      'Execution halted',
+      '',
+    ].join('\n');
+    const out = summarize(text, { exitCode: 1 });
+    for (const line of body) expect(out).not.toContain(line.slice(0, 30));
+  });
 });
