@@ -34,7 +34,7 @@ import { CUT_BYTES, hasPrivate, KeyRanges, linesBefore, MarkPieces } from './key
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
-import { AfterLong, HugeLine, LongLines } from './long-line.js';
+import { AfterLong, HugeLine, LongLines, lineEnd, salientEdge } from './long-line.js';
 import { Members } from './members.js';
 import { BEFORE_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
@@ -285,10 +285,7 @@ export class Collector {
     const long = h.finish();
     this.long.add(long);
     this.afterLong.start(long);
-    // A line redrawn with carriage returns says at its end what it came to.
-    const [first, last] = [scoreLine(long.start, this.hints), scoreLine(long.end, this.hints)];
-    const text = last.score > first.score ? long.end : long.start;
-    const { score, kind, weak } = last.score > first.score ? last : first;
+    const { text, score, kind, weak } = salientEdge(long, this.hints);
     if (score <= 0) return;
     const key = template(text, true);
     const group = this.groups.get(key);
@@ -424,11 +421,10 @@ export class Collector {
     this.keep(c, work, s, own, group !== undefined);
   }
 
-  /** A new candidate, kept with the lines around it (apart: these closures cost `guarded` a context). */
+  /** A new candidate or member, kept with the lines around it (apart: closures cost `guarded` a context). */
   private keep(c: Candidate, work: Buffer, s: number, own: boolean, member: boolean): void {
     addContext(c, () => this.before(work, s));
     this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
-    // A member is kept by this.members; its block is followed as its exemplar's is.
     if (own) this.fresh.push(c);
     else if (!member && this.groups.set(c.template, c).size > MAX_GROUPS * 2) this.prune();
     if (c.kind === 'error') this.pending = { candidate: c, remaining: ATTACH_LOOKAHEAD };
@@ -501,10 +497,4 @@ export class Collector {
     this.members.prune(this.groups);
     if (this.pending && !kept.some(([, c]) => c === this.pending?.candidate)) this.pending = null;
   }
-}
-
-/** The offset of the next newline at or after `from`, or the bytes' length. */
-function lineEnd(buf: Buffer, from: number): number {
-  const nl = buf.indexOf(NL, from);
-  return nl === -1 ? buf.length : nl;
 }

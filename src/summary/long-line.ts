@@ -7,6 +7,7 @@ import { isAscii } from 'node:buffer';
 import { cleanLine } from './clean.js';
 import type { LongLine, NumberedLine } from './collected.js';
 import { LastBytes } from './last-bytes.js';
+import { type Salience, scoreLine } from './salience.js';
 import { copyOf } from './sniff.js';
 
 /** How many characters of a long line's start and of its end are kept. */
@@ -119,8 +120,7 @@ export class AfterLong {
     let n = line;
     const held: NumberedLine[] = want.long.after ?? [];
     while (at < work.length && want.lines > 0) {
-      const nl = work.indexOf(NL, at);
-      const end = nl === -1 ? work.length : nl;
+      const end = lineEnd(work, at);
       if (end - at > Math.min(AFTER_LINE, want.bytes)) {
         want.lines = 0;
         break;
@@ -135,4 +135,19 @@ export class AfterLong {
     want.next = n;
     if (want.lines <= 0) this.want = null;
   }
+}
+
+/**
+ * What a long line is worth, and the edge it is read on: its start, or its end when that says
+ * more (a line redrawn with carriage returns says at its end what it came to).
+ */
+export function salientEdge(long: LongLine, hints: readonly string[]): Salience & { text: string } {
+  const [first, last] = [scoreLine(long.start, hints), scoreLine(long.end, hints)];
+  return last.score > first.score ? { ...last, text: long.end } : { ...first, text: long.start };
+}
+
+/** The offset of the next newline at or after `from`, or the bytes' length. */
+export function lineEnd(buf: Buffer, from: number): number {
+  const nl = buf.indexOf(NL, from);
+  return nl === -1 ? buf.length : nl;
 }
