@@ -31,6 +31,21 @@ export function isBlockDetail(text: string): boolean {
 }
 
 const indentOf = (text: string) => /^\s*/.exec(text)?.[0].length ?? 0;
+
+/**
+ * Whether `next`, the line after `line`, is the rest of its message, wrapped: `line` ends on a
+ * word, not on punctuation, and `next` is more indented and starts no other finding (no digit
+ * or error word at its start): `  216 | ERROR | [ ] Visibility must be declared on method`
+ * above `     |       |     "throwableToString"`.
+ */
+export function continues(line: string, next: string): boolean {
+  return (
+    /[A-Za-z0-9_]$/.test(line) &&
+    indentOf(next) > indentOf(line) &&
+    !/^\s*(?:\d|[A-Za-z]*(?:error|warning|fail))/i.test(next) &&
+    next.trim().length > 0
+  );
+}
 const blank = (text: string) => text.trim() === '';
 
 /** The best lines of the block under line `n`, in line order (at most MAX_BLOCK). */

@@ -47,6 +47,12 @@ export interface LongLine {
   start: string;
   end: string;
   chars: number;
+  /**
+   * The short lines right after it, held as the head's lines are: a long line (a progress bar
+   * redrawn with carriage returns, a minified blob) fills the head and tail windows, and what
+   * it ended with goes on in the lines after it.
+   */
+  after?: NumberedLine[];
 }
 
 /** How this run compares with the previous run of the same command. */

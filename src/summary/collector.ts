@@ -22,6 +22,7 @@
  * fingerprint and the comparison with the previous run (run-memory.ts).
  */
 
+import { continues } from './blocks.js';
 import { cleanLine } from './clean.js';
 import { type Candidate, type Collected, candidate, type LongLine, type NumberedLine } from './collected.js';
 import { EndRun } from './end-run.js';
@@ -33,7 +34,8 @@ import { CUT_BYTES, hasPrivate, KeyRanges, linesBefore, MarkPieces } from './key
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
-import { HugeLine, LongLines } from './long-line.js';
+import { AfterLong, HugeLine, LongLines, lineEnd, salientEdge } from './long-line.js';
+import { Members } from './members.js';
 import { BEFORE_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
@@ -96,9 +98,11 @@ export class Collector {
   /** Where, in the lines being scanned, a long line ended: look-backs never reach past it. */
   private barrier = 0;
   private readonly long = new LongLines();
+  private readonly afterLong = new AfterLong();
   private readonly cache = new Map<number, Scored>();
   private groups = new Map<string, Candidate>();
   private readonly fresh: Candidate[] = [];
+  private readonly members = new Members();
   private readonly newLines: number[] = [];
   private pending: { candidate: Candidate; remaining: number } | null = null;
   private readonly keys = new KeyRanges();
@@ -197,7 +201,8 @@ export class Collector {
     const longLines = this.long.byLine();
     const tail = this.tailLines(longLines, lines);
     this.resolveDeferred();
-    const candidates = [...this.groups.values(), ...this.fresh].sort((a, b) => a.line - b.line);
+    const members = this.members.list(this.groups);
+    const candidates = [...this.groups.values(), ...members, ...this.fresh].sort((a, b) => a.line - b.line);
     let newLines = new Set(this.newLines);
     const compared = this.memory.compared();
     if (compared && !compared.related) {
@@ -279,11 +284,12 @@ export class Collector {
     this.huge = null;
     const long = h.finish();
     this.long.add(long);
-    const { score, kind, weak } = scoreLine(long.start, this.hints);
+    this.afterLong.start(long);
+    const { text, score, kind, weak } = salientEdge(long, this.hints);
     if (score <= 0) return;
-    const key = template(long.start, true);
+    const key = template(text, true);
     const group = this.groups.get(key);
-    if (!group) this.groups.set(key, candidate(long.start, h.line, key, kind, score, weak === true, false));
+    if (!group) this.groups.set(key, candidate(text, h.line, key, kind, score, weak === true, false));
     else {
       group.count++;
       group.lastLine = h.line;
@@ -303,6 +309,7 @@ export class Collector {
     let pos = 0;
     let line = this.newlines + 1;
     if (this.neighbours.waiting) this.neighbours.next(work, pos, line);
+    if (this.afterLong.waiting) this.afterLong.from(work, pos, line);
     if (this.pending) [pos, line] = this.attach(work, pos, line);
     while (pos < len) {
       const found = this.scan.next(work, pos, len);
@@ -346,6 +353,7 @@ export class Collector {
     this.huge = new HugeLine(line, work.subarray(s, e));
     this.finishHuge();
     this.barrier = e + 1;
+    this.afterLong.from(work, e + 1, line + 1);
   }
 
   /** A line the guard did not match: hashed for the comparison, shown only when it is new. */
@@ -410,18 +418,20 @@ export class Collector {
       group.count++;
       group.lastLine = line;
       if (isNew) group.isNew = true;
-      return;
+      if (!this.members.wants(group)) return;
     }
     text ??= cleanLine(work.toString('utf8', s, e));
-    this.keep(candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew), work, s, own);
+    const c = candidate(text, line, scored.key, scored.kind, scored.score, scored.weak, isNew);
+    if (group) this.members.add(c);
+    this.keep(c, work, s, own, group !== undefined);
   }
 
-  /** A new candidate, kept with the lines around it (apart: these closures cost `guarded` a context). */
-  private keep(c: Candidate, work: Buffer, s: number, own: boolean): void {
+  /** A new candidate or member, kept with the lines around it (apart: closures cost `guarded` a context). */
+  private keep(c: Candidate, work: Buffer, s: number, own: boolean, member: boolean): void {
     addContext(c, () => this.before(work, s));
     this.neighbours.saw(c, () => this.before(work, s, BEFORE_BYTES));
     if (own) this.fresh.push(c);
-    else if (this.groups.set(c.template, c).size > MAX_GROUPS * 2) this.prune();
+    else if (!member && this.groups.set(c.template, c).size > MAX_GROUPS * 2) this.prune();
     if (c.kind === 'error') this.pending = { candidate: c, remaining: ATTACH_LOOKAHEAD };
   }
 
@@ -452,8 +462,10 @@ export class Collector {
       p.remaining--;
       if (guarded) this.trackKey(work, at, end, n);
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
-      if (p.candidate.count === 1 && p.candidate.attached.length < 4 && belongs(lineText, p.candidate))
-        p.candidate.attached.push({ line: n, text: lineText });
+      const c = p.candidate;
+      const wrapped = n === c.line + 1 && continues(c.text, lineText);
+      if (c.count <= 1 && c.attached.length < 4 && (wrapped || belongs(lineText, c)))
+        c.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;
       if (this.neighbours.waiting) this.neighbours.next(work, at, n);
@@ -487,12 +499,7 @@ export class Collector {
       .sort(([, a], [, b]) => b.score + (b.isNew ? 6 : 0) - (a.score + (a.isNew ? 6 : 0)) || a.line - b.line)
       .slice(0, MAX_GROUPS);
     this.groups = new Map(kept);
+    this.members.prune(this.groups);
     if (this.pending && !kept.some(([, c]) => c === this.pending?.candidate)) this.pending = null;
   }
-}
-
-/** The offset of the next newline at or after `from`, or the bytes' length. */
-function lineEnd(buf: Buffer, from: number): number {
-  const nl = buf.indexOf(NL, from);
-  return nl === -1 ? buf.length : nl;
 }

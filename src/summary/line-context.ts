@@ -5,7 +5,7 @@
 
 import { isBlockDetail } from './blocks.js';
 import { cleanLine } from './clean.js';
-import type { Candidate } from './collected.js';
+import type { Candidate, NumberedLine } from './collected.js';
 import { isLocation } from './salience.js';
 import { isOwnLocation } from './worth.js';
 
@@ -19,23 +19,43 @@ const NL = 10;
 
 /**
  * Sets a new candidate's owner: the nearest preceding unindented line for an indented line that
- * names no file, or the location just above an exception. `before` gives the (at most
- * LOOKBACK_BYTES) bytes before the line; it is called only when the candidate wants either.
+ * names no file (when that one names none either, a line naming one above it in its paragraph: a
+ * report's `FILE: x.php` above its rules and counts), or the location just above an exception
+ * (within four lines) or any other error that names no place (the line right above it).
+ * `before` gives the (at most LOOKBACK_BYTES) bytes before the line; it is called only when the
+ * candidate wants either.
  */
 export function addContext(c: Candidate, before: () => Buffer): void {
   const indented = /^\s/.test(c.text);
   const wantsOwner = indented && !/[\\/]|\.\w+:\d/.test(c.text);
-  const wantsLocation = !indented && EXCEPTION_LINE.test(c.text);
+  const exception = !indented && EXCEPTION_LINE.test(c.text);
+  // An error that names no place of its own (`*** Failed! Falsified`) under a title that does.
+  const titled =
+    !indented &&
+    !exception &&
+    (c.kind === 'error' || c.kind === 'count') &&
+    c.score >= 8 &&
+    !isLocation(c.text);
+  const wantsLocation = exception || titled;
   if (!wantsOwner && !wantsLocation) return;
   const bytes = before();
   let end = bytes.length - 1; // the newline ending the line above
-  for (let back = 1; end > 0 && back <= (wantsOwner ? OWNER_LOOKBACK : LOCATION_LOOKBACK); back++) {
+  /** The nearest unindented line, when it names no file: a file named above it in its paragraph wins. */
+  let nearest: NumberedLine | undefined;
+  const lookback = wantsOwner ? OWNER_LOOKBACK : exception ? LOCATION_LOOKBACK : 1;
+  for (let back = 1; end > 0 && back <= lookback; back++) {
     const start = bytes.lastIndexOf(NL, end - 1) + 1;
-    if (start === 0 && bytes.length === LOOKBACK_BYTES) return; // the line may start further back
+    if (start === 0 && bytes.length === LOOKBACK_BYTES) break; // the line may start further back
     const text = cleanLine(bytes.toString('utf8', start, end));
-    if (wantsOwner && start < end && bytes[start] !== 32 && bytes[start] !== 9) {
-      c.owner = { line: c.line - back, text };
-      return;
+    if (nearest && text.trim() === '') break;
+    // A rule of dashes or box characters is no owner: the line above it may be.
+    if (wantsOwner && start < end && bytes[start] !== 32 && bytes[start] !== 9 && /[A-Za-z]{2}/.test(text)) {
+      const owner = { line: c.line - back, text };
+      if (NAMES_FILE.test(text)) {
+        c.owner = owner;
+        return;
+      }
+      nearest ??= owner;
     }
     if (wantsLocation && isLocation(text)) {
       c.owner = { line: c.line - back, text };
@@ -43,7 +63,11 @@ export function addContext(c: Candidate, before: () => Buffer): void {
     }
     end = start - 1;
   }
+  if (nearest) c.owner = nearest;
 }
+
+/** A file's path: a slash, or a name with an extension. */
+const NAMES_FILE = /[\\/]|\w\.[A-Za-z]\w*\b/;
 
 /**
  * A line under an error that says where or why: a location (the first in the project's own

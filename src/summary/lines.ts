@@ -1,5 +1,6 @@
 /**
- * The lines the renderer holds whole (the head and tail windows, long lines by their edges) and
+ * The lines the renderer holds whole (the head and tail windows, long lines by their edges and the
+ * lines after them) and
  * how a line is cut to a width, keeping its start and its end.
  */
 import { formatCount } from '../format.js';
@@ -92,6 +93,11 @@ export function knownLines(c: Collected, shield: Shield): Map<number, PoolLine> 
   for (const l of c.longLines.values()) {
     const [start, end] = [shield(l.line, l.start), shield(l.line, l.end)];
     known.set(l.line, { line: l.line, cut: (width) => cutEdges(start, end, l.chars, width) });
+    const after = l.after ?? [];
+    after.forEach((a, i) => {
+      const around = { before: () => after[i - 1]?.text, after: () => after[i + 1]?.text };
+      if (!known.has(a.line)) known.set(a.line, whole(a.line, shield(a.line, a.text, around)));
+    });
   }
   return known;
 }

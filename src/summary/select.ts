@@ -337,7 +337,7 @@ function middleUnits(
     const sev = cand.score > 0 ? severity(cand.text, opts.success, scored) : 0;
     const loc = Math.max(locationWorth(cand.text), ...cand.attached.map((a) => locationWorth(a.text)));
     const worth =
-      (sev > 0 ? memberRarity(count, cand.count) : 0) +
+      (sev > 0 ? memberRarity(count, cand.count || count) : 0) +
       sev * damp(count) +
       0.8 * surprisal(count, c.lines) +
       (sev > 0 ? loc : 0) +
