@@ -9,7 +9,15 @@
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
 import { blockOf, frameAbove, parentsOf } from './blocks.js';
-import { CHECK_DECAY, CHECK_SEVERITY, failingChecks } from './checks.js';
+import {
+  CHECK_DECAY,
+  CHECK_SEVERITY,
+  type Checks,
+  checksOf,
+  checkTitle,
+  isFailureTitle,
+  TITLE_SEVERITY,
+} from './checks.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
@@ -260,7 +268,7 @@ function singleHeld(
   main.text += note;
   const entries: Entry[] = [main];
   // A parent says where: an error's always, a lesser line's when the parent names a place.
-  const parents = h.sev > 0 ? parentsOf(textAt, h.line) : frameAbove(textAt, h.line);
+  const parents = h.sev > 0 ? headersOf(textAt, h.line) : frameAbove(textAt, h.line);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   if (h.sev >= 6) {
@@ -285,6 +293,13 @@ function singleHeld(
   ];
 }
 
+/** The parent headers of a salient line, or else, for a failing check, its title (see checks.ts). */
+function headersOf(textAt: (n: number) => string | undefined, n: number): number[] {
+  const parents = parentsOf(textAt, n);
+  const title = parents.length === 0 ? checkTitle(textAt, n) : undefined;
+  return title === undefined ? parents : [title];
+}
+
 /** A location, or a line number in words (`In src/run.sh line 41:`). */
 const namesPlace = (text: string) => isLocation(text) || /\bline \d+\b/i.test(text);
 
@@ -307,7 +322,7 @@ function middleUnits(
   shield: Shield,
   cap: number,
   opts: SelectOptions,
-  failing: (text: string) => boolean,
+  checks: Checks,
 ) {
   const units: Pending[] = [];
   for (const cand of c.candidates) {
@@ -342,7 +357,7 @@ function middleUnits(
     entries.push(main);
     for (const a of cand.attached) entries.push(line(a, 'salient', false, blockCap(cap)));
     const scored = { kind: cand.kind, score: cand.score, ...(cand.weak ? { weak: true } : {}) };
-    const check = failing(cand.text);
+    const check = checks.failing(cand.text);
     const sev = Math.max(
       cand.score > 0 ? severity(cand.text, opts.success, scored) : 0,
       check ? CHECK_SEVERITY : 0,
@@ -393,19 +408,20 @@ export function select(
 ): Entry[] {
   const held = holdLines(c, shield, cap, opts);
   // A failing check among passing ones is as severe as an error, whatever its words (see checks.ts).
-  const failing = failingChecks([...held.values()].map((h) => h.text));
+  const checks = checksOf([...held.values()].map((h) => h.text));
   for (const h of held.values())
-    if (failing(h.text)) {
+    if (checks.failing(h.text)) {
       h.sev = Math.max(h.sev, CHECK_SEVERITY);
       h.check = true;
-    }
+    } else if (!opts.success && isFailureTitle(h.text, held.get(h.line + 1)?.text))
+      h.sev = Math.max(h.sev, TITLE_SEVERITY);
   const keyOf = mineKeys(held, c.candidates);
   for (const h of held.values()) h.key = keyOf(h.text);
   const sp = spans(held, c.candidates, keyOf);
   scoreHeld(held, sp, c.lines, opts);
   const units = [
     ...heldUnits(held, sp, c.lines, opts, cap),
-    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, failing),
+    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks),
   ];
   markNew(units, c.newLines);
   reserve(units, verdictLine(held.values(), c.lines), RESERVED);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failingChecks } from '../../src/summary/checks.js';
+import { checksOf } from '../../src/summary/checks.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
@@ -74,7 +74,8 @@ describe('a failing check among passing ones', () => {
   });
 });
 
-describe('failingChecks', () => {
+describe('checksOf', () => {
+  const failingChecks = (lines: string[]) => checksOf(lines).failing;
   const passing = Array.from({ length: 8 }, (_, i) => `test_${i} ok`);
   it('needs passing siblings of the same indentation and slot', () => {
     const failing = failingChecks(passing);
@@ -84,10 +85,86 @@ describe('failingChecks', () => {
     expect(failingChecks(passing.slice(0, 3))('test_9 F')).toBe(false);
   });
 
+  it('reads a numbered entry among pass marks as a failing check (mocha: `1) name` among `✔ name`)', () => {
+    const failing = failingChecks(Array.from({ length: 8 }, (_, i) => `    ✔ should markup ${i}`));
+    expect(failing('    1) should markup numbers')).toBe(true);
+    expect(failing('    should markup numbers')).toBe(false);
+  });
+
   it('reads a skipped or plain line as no failure', () => {
     const failing = failingChecks(passing);
     expect(failing('test_9 SKIPPED')).toBe(false);
     expect(failing('test_9 s')).toBe(false);
     expect(failing('test_9 ok')).toBe(false);
+  });
+});
+
+describe('the title of a failing check', () => {
+  it('comes with it when checks of its indentation stand between them (# title, ok …, not ok …)', () => {
+    const tests = names(200, 9).flatMap((n, t) => [
+      `# ${n.replace(/_/g, ' ')} works`,
+      ...Array.from({ length: 4 }, (_, k) =>
+        t === 120 && k === 2 ? `not ok ${t * 4 + k} should be equal` : `ok ${t * 4 + k} should be equal`,
+      ),
+      ...(t === 120 ? ['  ---', '    operator: equal', '    expected: 3', '    actual:   4', '  ...'] : []),
+    ]);
+    const text = [...tests, ...traceback, '', '# tests 800', '# pass  799', '# fail  1'].join('\n');
+    const out = summarize(text, facts);
+    expect(out).toContain(`# ${names(200, 9)[120]?.replace(/_/g, ' ')} works`);
+  });
+});
+
+describe('a numbered failure title', () => {
+  it('is shown for the one failure unlike the others, though no word of it says error', () => {
+    const failures = Array.from({ length: 27 }, (_, i) => [
+      i === 14
+        ? `${i + 1}) Lexer hr hr`
+        : `${i + 1}) CommonMark Setext headings should pass example ${80 + i}`,
+      '  Message:',
+      `    Expected: <h${(i % 6) + 1}>${names((i % 4) + 1, i).join(' ')}</h${(i % 6) + 1}><hr>`,
+      `      Actual: <p>${'#'.repeat((i % 6) + 1)} ${names((i % 4) + 1, i).join(' ')}</p><p>---</p>`,
+      '  Stack:',
+      `        at UserContext.<anonymous> (file:///w/test/specs/run-spec.js:${30 + i}:7)`,
+      '',
+    ]).flat();
+    const text = ['Started', '.'.repeat(300), '', 'Failures:', ...failures, '1620 specs, 27 failures'].join(
+      '\n',
+    );
+    expect(summarize(text, facts)).toContain('15) Lexer hr hr');
+  });
+});
+
+describe("a failure's title in a rule of underscores", () => {
+  it('is shown for the first failure, though its words are a name and no error', () => {
+    const iterables = ['[1, 1, 2, 3]', '[1, 1]', "['1', '10', '2']", "['3', '2', '10', '1']", '[2, 1]'];
+    const failures = iterables.flatMap((it, i) => [
+      `_ SortedTests.test_basic (iterable=${it}, key=None, strict=${i % 2 ? 'True' : 'False'}) _`,
+      '',
+      'self = <tests.test_more.SortedTests testMethod=test_basic>',
+      '',
+      '    def test_basic(self):',
+      ...Array.from({ length: 12 }, (_, k) => `        ${names(3, i * 20 + k).join(' = ')}`),
+      `>               self.assertEqual(mi_result, ${i % 2 ? 'False' : 'True'})`,
+      `E               AssertionError: ${i % 2 ? 'True != False' : 'False != True'}`,
+      '',
+      'tests/test_more.py:4725: AssertionError',
+    ]);
+    const passes = names(700, 4).map(
+      (n, i) => `tests/test_more.py::T::test_${n} PASSED [${String(i % 100).padStart(3)}%]`,
+    );
+    const text = [
+      ...passes,
+      '',
+      '=================================== FAILURES ===================================',
+      ...failures,
+      '=========================== short test summary info ============================',
+      ...iterables.map(
+        (it) => `SUBFAILED(iterable=${it}, key=None) tests/test_more.py::SortedTests::test_basic`,
+      ),
+      '======= 5 failed, 695 passed, 21034 subtests passed in 222.80s (0:03:42) =======',
+    ].join('\n');
+    expect(summarize(text, facts)).toContain(
+      '_ SortedTests.test_basic (iterable=[1, 1, 2, 3], key=None, strict=False) _',
+    );
   });
 });
