@@ -285,8 +285,10 @@ function singleHeld(
   const decay = h.check ? Math.max(CHECK_DECAY, decayed) : decayed;
   const noted = (u: Pending): Pending => (note ? { ...u, note } : u);
   if (entries.length === 1) return [noted(pending(h, entries, h.worth, decay))];
-  // The line with its block, and, when that does not fit, the line alone.
-  const length = entries.reduce((n, e) => n + entryCost(e), 0);
+  // The line with its block, and, when that does not fit, the line alone. A failing check's
+  // title is what names it: failing checks alike but for their titles' lengths stay in line order.
+  const charged = h.check ? entries.slice(entries.indexOf(main)) : entries;
+  const length = charged.reduce((n, e) => n + entryCost(e), 0);
   return [
     noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)),
     noted(pending(h, [main], h.worth - ALONE_COST, decay)),

@@ -168,3 +168,23 @@ describe("a failure's title in a rule of underscores", () => {
     );
   });
 });
+
+describe('which failing check comes first', () => {
+  it('of failing checks alike but for the length of their titles, the first', () => {
+    // Groups of checks under a header each; the first failure's header is the longer one.
+    const groups = names(120, 3).flatMap((n, g) => {
+      const fail = g === 30 ? 1 : g === 31 ? 2 : g === 80 ? 3 : 0;
+      const header =
+        g === 30 ? `Parser when parsed from 'http://example.com./'` : `Parser when parsed from '${n}'`;
+      return [
+        header,
+        `  should be equivalent to ${n}`,
+        '  should be identical to its duplicate',
+        `  should have an origin of 'http://example.com'${fail ? ` (FAILED - ${fail})` : ''}`,
+        '',
+      ];
+    });
+    const text = [...groups, ...traceback, '', '360 examples, 3 failures'].join('\n');
+    expect(summarize(text, facts)).toContain('(FAILED - 1)');
+  });
+});
