@@ -80,14 +80,18 @@ export const CHECK_DECAY = 0.7;
 const TITLE_SPAN = 30;
 
 /**
- * The title of a failing check: the nearest line above it, over the checks of its indentation
+ * The title of a failing check (as `failing`, from checksOf, reads it): the nearest line above it, over the checks of its indentation
  * (and their deeper details), that is no check itself: `# limits array indices` above `ok 127 …`
  * and `not ok 128 …`. None when a blank or a less indented line comes first (a parent header is
  * found as such), or when the checks run on further than TITLE_SPAN lines.
  */
-export function checkTitle(at: (n: number) => string | undefined, n: number): number | undefined {
+export function checkTitle(
+  at: (n: number) => string | undefined,
+  n: number,
+  failing: (text: string) => boolean,
+): number | undefined {
   const text = at(n);
-  if (text === undefined || outcomeOf(text)?.mark !== 'fail') return undefined;
+  if (text === undefined || !failing(text)) return undefined;
   const own = indent(text);
   const said = unmarked(text);
   // A check that names itself needs no title: one that says what its siblings say does.

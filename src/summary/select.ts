@@ -268,7 +268,7 @@ function singleHeld(
   main.text += note;
   const entries: Entry[] = [main];
   // A parent says where: an error's always, a lesser line's when the parent names a place.
-  const parents = h.sev > 0 ? headersOf(textAt, h.line) : frameAbove(textAt, h.line);
+  const parents = h.sev > 0 ? headersOf(textAt, h.line, h.check === true) : frameAbove(textAt, h.line);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   if (h.sev >= 6) {
@@ -296,9 +296,9 @@ function singleHeld(
 }
 
 /** The parent headers of a salient line, or else, for a failing check, its title (see checks.ts). */
-function headersOf(textAt: (n: number) => string | undefined, n: number): number[] {
+function headersOf(textAt: (n: number) => string | undefined, n: number, check: boolean): number[] {
   const parents = parentsOf(textAt, n);
-  const title = parents.length === 0 ? checkTitle(textAt, n) : undefined;
+  const title = parents.length === 0 ? checkTitle(textAt, n, () => check) : undefined;
   return title === undefined ? parents : [title];
 }
 

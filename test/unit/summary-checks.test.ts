@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checksOf } from '../../src/summary/checks.js';
+import { checksOf, checkTitle } from '../../src/summary/checks.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
@@ -89,6 +89,20 @@ describe('checksOf', () => {
     const failing = failingChecks(Array.from({ length: 8 }, (_, i) => `    ✔ should markup ${i}`));
     expect(failing('    1) should markup numbers')).toBe(true);
     expect(failing('    should markup numbers')).toBe(false);
+  });
+
+  it('gives a title only to a failing check among passing ones, not to any line with a fail mark', () => {
+    const lines = ['Deploy stage seven', '[ERROR] upload failed', '[ERROR] upload failed'];
+    const at = (n: number) => lines[n - 1];
+    expect(checkTitle(at, 3, checksOf(lines).failing)).toBeUndefined();
+    const tap = ['# limits array indices', 'ok 1 should be equal', 'not ok 2 should be equal'];
+    expect(
+      checkTitle(
+        (n) => tap[n - 1],
+        3,
+        () => true,
+      ),
+    ).toBe(1);
   });
 
   it('reads a skipped or plain line as no failure', () => {
