@@ -9,6 +9,15 @@
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
 import { blockOf, frameAbove, parentsOf } from './blocks.js';
+import {
+  CHECK_DECAY,
+  CHECK_SEVERITY,
+  type Checks,
+  checksOf,
+  checkTitle,
+  isFailureTitle,
+  TITLE_SEVERITY,
+} from './checks.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
@@ -43,6 +52,8 @@ interface Held {
   isNew: boolean;
   /** The bonus when new (see newBonus). */
   bonus: number;
+  /** A failing check among passing ones (see checks.ts): each is a thing to fix, not one of many. */
+  check?: boolean;
 }
 
 /** How many lines share a template, and the first and last of them. */
@@ -143,7 +154,11 @@ function scoreHeld(held: Map<number, Held>, sp: Map<string, Span>, total: number
     // group of tests: its error word is a name.
     if (h.sev > 0 && scoreLine(h.text).weak && titleOfPasses(held, h)) h.sev = 0;
     h.worth =
-      h.sev * damp(count) + info + loc + (h.sev > 0 ? rare : 0) + position(h.line, total, opts.tailRatio);
+      (h.check ? h.sev : h.sev * damp(count)) +
+      info +
+      loc +
+      (h.sev > 0 ? rare : 0) +
+      position(h.line, total, opts.tailRatio);
   }
 }
 
@@ -254,7 +269,7 @@ function singleHeld(
   main.text += note;
   const entries: Entry[] = [main];
   // A parent says where: an error's always, a lesser line's when the parent names a place.
-  const parents = h.sev > 0 ? parentsOf(textAt, h.line) : frameAbove(textAt, h.line);
+  const parents = h.sev > 0 ? headersOf(textAt, h.line, h.check === true) : frameAbove(textAt, h.line);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   if (h.sev >= 6) {
@@ -267,15 +282,25 @@ function singleHeld(
       entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
     }
   }
-  const decay = decayOf(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1);
+  const decayed = decayOf(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1);
+  const decay = h.check ? Math.max(CHECK_DECAY, decayed) : decayed;
   const noted = (u: Pending): Pending => (note ? { ...u, note } : u);
   if (entries.length === 1) return [noted(pending(h, entries, h.worth, decay))];
-  // The line with its block, and, when that does not fit, the line alone.
-  const length = entries.reduce((n, e) => n + entryCost(e), 0);
+  // The line with its block, and, when that does not fit, the line alone. A failing check's
+  // title is what names it: failing checks alike but for their titles' lengths stay in line order.
+  const charged = h.check ? entries.slice(entries.indexOf(main)) : entries;
+  const length = charged.reduce((n, e) => n + entryCost(e), 0);
   return [
     noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)),
     noted(pending(h, [main], h.worth - ALONE_COST, decay)),
   ];
+}
+
+/** The parent headers of a salient line, or else, for a failing check, its title (see checks.ts). */
+function headersOf(textAt: (n: number) => string | undefined, n: number, check: boolean): number[] {
+  const parents = parentsOf(textAt, n);
+  const title = parents.length === 0 ? checkTitle(textAt, n, () => check) : undefined;
+  return title === undefined ? parents : [title];
 }
 
 /** A location, or a line number in words (`In src/run.sh line 41:`). */
@@ -300,6 +325,7 @@ function middleUnits(
   shield: Shield,
   cap: number,
   opts: SelectOptions,
+  checks: Checks,
 ) {
   const units: Pending[] = [];
   for (const cand of c.candidates) {
@@ -334,11 +360,15 @@ function middleUnits(
     entries.push(main);
     for (const a of cand.attached) entries.push(line(a, 'salient', false, blockCap(cap)));
     const scored = { kind: cand.kind, score: cand.score, ...(cand.weak ? { weak: true } : {}) };
-    const sev = cand.score > 0 ? severity(cand.text, opts.success, scored) : 0;
+    const check = checks.failing(cand.text);
+    const sev = Math.max(
+      cand.score > 0 ? severity(cand.text, opts.success, scored) : 0,
+      check ? CHECK_SEVERITY : 0,
+    );
     const loc = Math.max(locationWorth(cand.text), ...cand.attached.map((a) => locationWorth(a.text)));
     const worth =
       (sev > 0 ? memberRarity(count, cand.count || count) : 0) +
-      sev * damp(count) +
+      (check ? sev : sev * damp(count)) +
       0.8 * surprisal(count, c.lines) +
       (sev > 0 ? loc : 0) +
       position(cand.line, c.lines, opts.tailRatio);
@@ -352,7 +382,8 @@ function middleUnits(
       isNew,
       bonus: newBonus(c.compared?.fresh ?? 0, c.lines),
     };
-    const unit = pending(h, entries, worth - length / 400, decayOf(sev, loc > 0, span?.distinct ?? 1));
+    const decayed = decayOf(sev, loc > 0, span?.distinct ?? 1);
+    const unit = pending(h, entries, worth - length / 400, check ? Math.max(CHECK_DECAY, decayed) : decayed);
     units.push(note ? { ...unit, note } : unit);
   }
   return units;
@@ -379,13 +410,21 @@ export function select(
   opts: SelectOptions,
 ): Entry[] {
   const held = holdLines(c, shield, cap, opts);
+  // A failing check among passing ones is as severe as an error, whatever its words (see checks.ts).
+  const checks = checksOf([...held.values()].map((h) => h.text));
+  for (const h of held.values())
+    if (checks.failing(h.text)) {
+      h.sev = Math.max(h.sev, CHECK_SEVERITY);
+      h.check = true;
+    } else if (!opts.success && isFailureTitle(h.text, held.get(h.line + 1)?.text))
+      h.sev = Math.max(h.sev, TITLE_SEVERITY);
   const keyOf = mineKeys(held, c.candidates);
   for (const h of held.values()) h.key = keyOf(h.text);
   const sp = spans(held, c.candidates, keyOf);
   scoreHeld(held, sp, c.lines, opts);
   const units = [
     ...heldUnits(held, sp, c.lines, opts, cap),
-    ...middleUnits(c, held, sp, keyOf, shield, cap, opts),
+    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks),
   ];
   markNew(units, c.newLines);
   reserve(units, verdictLine(held.values(), c.lines), RESERVED);

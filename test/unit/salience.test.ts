@@ -73,6 +73,14 @@ describe('scoreLine', () => {
     expect(scoreLine('# fail  0').score).toBeLessThan(scoreLine('# fail  3').score);
   });
 
+  it("reads a tally behind any one symbol, or none, as a count ('ℹ fail 4', 'ℹ tests 1373')", () => {
+    expect(scoreLine('ℹ fail 4')).toEqual({ kind: 'count', score: 13 });
+    expect(scoreLine('ℹ tests 1373')).toEqual({ kind: 'count', score: 10 });
+    expect(scoreLine('ℹ fail 0').score).toBeLessThan(scoreLine('ℹ fail 4').score);
+    // A word and a number that go on are no tally.
+    expect(scoreLine('ℹ fail 4 of them later').kind).not.toBe('count');
+  });
+
   it('reads a status word in capitals inside a line as a mark, above an error word in prose', () => {
     const mark = scoreLine('[gw0] [ 55%] FAILED tests/test_more.py::DivideTest::test_basic');
     const prose = scoreLine('      should not raise an error for a valid port');
