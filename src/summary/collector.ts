@@ -34,8 +34,8 @@ import { CUT_BYTES, hasPrivate, KeyRanges, linesBefore, MarkPieces } from './key
 import { LastBytes } from './last-bytes.js';
 import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
 import { RunFollower } from './line-run.js';
-import { AfterLong, HugeLine, LongLines, lineEnd, salientEdge } from './long-line.js';
-import { Members } from './members.js';
+import { AfterLong, HugeLine, LongLines, lineEnd, lineStarts, salientEdge } from './long-line.js';
+import { bestGroups, Members } from './members.js';
 import { BEFORE_BYTES, Neighbours } from './neighbours.js';
 import { RunMemory } from './run-memory.js';
 import { buildGuard, type LineKind, scoreLine, template } from './salience.js';
@@ -245,18 +245,12 @@ export class Collector {
     if (at < 0) return [];
     const buf = all.subarray(at);
     const offset = this.bytes - all.length + at;
-    const starts: number[] = [];
-    for (let at = 0; at < buf.length; ) {
-      starts.push(at);
-      const nl = buf.indexOf(NL, at);
-      at = nl === -1 ? buf.length : nl + 1;
-    }
+    const starts = lineStarts(buf);
     const first = lines - starts.length + 1;
     const out: NumberedLine[] = [];
     starts.forEach((s, i) => {
       const line = first + i;
-      let e = buf.indexOf(NL, s);
-      if (e === -1) e = buf.length;
+      const e = lineEnd(buf, s);
       if (offset + s >= HASH_ALL_BYTES) {
         // Lines the guard matched were hashed while streaming; the others are hashed now.
         if (!this.scan.lineMatches(buf, s, e)) this.hashPlain(buf, s, e, line, false);
@@ -406,10 +400,8 @@ export class Collector {
       if (this.cache.size >= MAX_CACHE) this.cache.clear();
       this.cache.set(digits, scored);
     }
-    if (scored.kind === 'count') {
-      text ??= cleanLine(work.toString('utf8', s, e));
-      if (this.memory.countLine(text, line, isNew)) this.markNew(line);
-    }
+    if (scored.kind === 'count' && this.memory.countLine(work.subarray(s, e), line, isNew))
+      this.markNew(line);
     if (scored.score > 0) this.memory.salientLine(digits, scored.score, scored.loose, line, work, s, e);
     if (scored.score <= 0 && !isNew) return;
     const own = isNew && this.fresh.length < MAX_NEW;
@@ -495,11 +487,9 @@ export class Collector {
 
   /** Keeps the best MAX_GROUPS groups (deterministically: by score, then earliest). */
   private prune(): void {
-    const kept = [...this.groups.entries()]
-      .sort(([, a], [, b]) => b.score + (b.isNew ? 6 : 0) - (a.score + (a.isNew ? 6 : 0)) || a.line - b.line)
-      .slice(0, MAX_GROUPS);
-    this.groups = new Map(kept);
+    this.groups = bestGroups(this.groups, MAX_GROUPS);
     this.members.prune(this.groups);
-    if (this.pending && !kept.some(([, c]) => c === this.pending?.candidate)) this.pending = null;
+    if (this.pending && this.groups.get(this.pending.candidate.template) !== this.pending.candidate)
+      this.pending = null;
   }
 }

@@ -151,3 +151,10 @@ export function lineEnd(buf: Buffer, from: number): number {
   const nl = buf.indexOf(NL, from);
   return nl === -1 ? buf.length : nl;
 }
+
+/** Where each line of `buf` starts (a line ends at the next newline, or at the end). */
+export function lineStarts(buf: Buffer): number[] {
+  const starts: number[] = [];
+  for (let at = 0; at < buf.length; at = lineEnd(buf, at) + 1) starts.push(at);
+  return starts;
+}

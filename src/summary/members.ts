@@ -54,3 +54,9 @@ export class Members {
     });
   }
 }
+
+/** The best `max` groups, deterministically: by score (a new line's 6 more), then earliest. */
+export function bestGroups(groups: Map<string, Candidate>, max: number): Map<string, Candidate> {
+  const worth = (c: Candidate) => c.score + (c.isNew ? 6 : 0);
+  return new Map([...groups].sort(([, a], [, b]) => worth(b) - worth(a) || a.line - b.line).slice(0, max));
+}

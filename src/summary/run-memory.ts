@@ -44,8 +44,8 @@ export class RunMemory {
   }
 
   /** Remembers a count line; whether it is new because a count in it changed (see count-change.ts). */
-  countLine(text: string, line: number, isNew: boolean): boolean {
-    if (!this.counts.changed(text) || isNew) return false;
+  countLine(bytes: Buffer, line: number, isNew: boolean): boolean {
+    if (!this.counts.changed(cleanLine(bytes.toString('utf8'))) || isNew) return false;
     this.changed.add(line);
     return true;
   }
