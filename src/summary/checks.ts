@@ -7,6 +7,7 @@
  * check failed; its shape alone makes it look like noise. The marks are a table of words and
  * symbols, not a tool's format.
  */
+import { remembered } from '../memo.js';
 import { shape, template } from './salience.js';
 
 /** What a line's end says after its progress or duration (`[ 34%]`, `(2.8ms)`, `0.01s`). */
@@ -19,15 +20,20 @@ const FAIL_START = /^(?:[✖✗✘✕×]|not ok\b|FAIL(?:ED)?\b|\[\s*(?:FAIL(?:E
 
 type Outcome = 'pass' | 'fail';
 
-/** Where a line says its check's outcome (the start or the end of its text), and which. */
-function outcomeOf(text: string): { slot: string; mark: Outcome } | undefined {
+/**
+ * Where a line says its check's outcome (the start or the end of its text), and which; remembered,
+ * as the line's other pure functions are (see src/memo.ts), for the summary asks more than once.
+ */
+const outcomeOf = remembered(outcomeOfLine);
+
+function outcomeOfLine(text: string): { slot: string; mark: Outcome } | null {
   const body = text.trimStart();
   if (FAIL_START.test(body)) return { slot: 'start', mark: 'fail' };
   if (PASS_START.test(body)) return { slot: 'start', mark: 'pass' };
   const end = body.replace(TRAILER, '');
   if (FAIL_END.test(end)) return { slot: 'end', mark: 'fail' };
   if (PASS_END.test(end)) return { slot: 'end', mark: 'pass' };
-  return undefined;
+  return null;
 }
 
 const indent = (text: string) => text.length - text.trimStart().length;
