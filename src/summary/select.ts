@@ -154,7 +154,7 @@ function scoreHeld(held: Map<number, Held>, sp: Map<string, Span>, total: number
     // group of tests: its error word is a name.
     if (h.sev > 0 && scoreLine(h.text).weak && titleOfPasses(held, h)) h.sev = 0;
     h.worth =
-      (h.check ? h.sev : h.sev * damp(count)) +
+      sevWorth(h.sev, count, h.check === true) +
       info +
       loc +
       (h.sev > 0 ? rare : 0) +
@@ -282,8 +282,7 @@ function singleHeld(
       entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
     }
   }
-  const decayed = decayOf(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1);
-  const decay = h.check ? Math.max(CHECK_DECAY, decayed) : decayed;
+  const decay = decayFor(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1, h.check === true);
   const noted = (u: Pending): Pending => (note ? { ...u, note } : u);
   if (entries.length === 1) return [noted(pending(h, entries, h.worth, decay))];
   // The line with its block, and, when that does not fit, the line alone. A failing check's
@@ -302,6 +301,13 @@ function headersOf(textAt: (n: number) => string | undefined, n: number, check: 
   const title = parents.length === 0 ? checkTitle(textAt, n, () => check) : undefined;
   return title === undefined ? parents : [title];
 }
+
+/** A severity's worth, damped in a big template; not a failing check's: each is a thing to fix. */
+const sevWorth = (sev: number, count: number, check: boolean) => (check ? sev : sev * damp(count));
+
+/** What is left of a unit's worth per alike one shown (see decayOf); a failing check keeps more. */
+const decayFor = (sev: number, located: boolean, distinct: number, check: boolean) =>
+  check ? Math.max(CHECK_DECAY, decayOf(sev, located, distinct)) : decayOf(sev, located, distinct);
 
 /** A location, or a line number in words (`In src/run.sh line 41:`). */
 const namesPlace = (text: string) => isLocation(text) || /\bline \d+\b/i.test(text);
@@ -368,7 +374,7 @@ function middleUnits(
     const loc = Math.max(locationWorth(cand.text), ...cand.attached.map((a) => locationWorth(a.text)));
     const worth =
       (sev > 0 ? memberRarity(count, cand.count || count) : 0) +
-      (check ? sev : sev * damp(count)) +
+      sevWorth(sev, count, check) +
       0.8 * surprisal(count, c.lines) +
       (sev > 0 ? loc : 0) +
       position(cand.line, c.lines, opts.tailRatio);
@@ -382,8 +388,12 @@ function middleUnits(
       isNew,
       bonus: newBonus(c.compared?.fresh ?? 0, c.lines),
     };
-    const decayed = decayOf(sev, loc > 0, span?.distinct ?? 1);
-    const unit = pending(h, entries, worth - length / 400, check ? Math.max(CHECK_DECAY, decayed) : decayed);
+    const unit = pending(
+      h,
+      entries,
+      worth - length / 400,
+      decayFor(sev, loc > 0, span?.distinct ?? 1, check),
+    );
     units.push(note ? { ...unit, note } : unit);
   }
   return units;
