@@ -30,6 +30,11 @@ export class CountLines {
     this.before = previous && previous.length < COUNTS_MAX ? new Set(previous) : undefined;
   }
 
+  /** Nothing more to remember and nothing to compare with: a count line needs no work. */
+  get idle(): boolean {
+    return this.before === undefined && this.seen.size >= COUNTS_MAX;
+  }
+
   /** Remembers a count line; whether its counts changed since the previous run (false when unknown). */
   changed(text: string): boolean {
     const key = countKey(text);

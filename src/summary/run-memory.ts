@@ -45,6 +45,7 @@ export class RunMemory {
 
   /** Remembers a count line; whether it is new because a count in it changed (see count-change.ts). */
   countLine(bytes: Buffer, line: number, isNew: boolean): boolean {
+    if (this.counts.idle) return false;
     if (!this.counts.changed(cleanLine(bytes.toString('utf8'))) || isNew) return false;
     this.changed.add(line);
     return true;
