@@ -5,7 +5,7 @@
  * and its parent header (the nearest less-indented line above: the file a linter's finding
  * belongs to, the test a failure is in).
  */
-import { isLocation } from './salience.js';
+import { isLocation, shape } from './salience.js';
 import { isOwnLocation } from './worth.js';
 
 /** Reads a held line's text by number; undefined when the line is not held. */
@@ -47,6 +47,8 @@ export function continues(line: string, next: string): boolean {
   );
 }
 const blank = (text: string) => text.trim() === '';
+/** A line whose first word is a number: an item of a numbered list (`  1) title`, `#3`). */
+const numbered = (text: string) => /^\s*(?:\d+[).:]|#\d+|\(\d+\)|\[\d+\])\s/.test(text);
 
 /** The best lines of the block under line `n`, in line order (at most MAX_BLOCK). */
 export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boolean): number[] {
@@ -71,8 +73,15 @@ export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boole
     blanks = 0;
     // The block ends at the next header: a line as salient as an error, no deeper than this one.
     if (indentOf(text) <= indent && isHeader(text)) break;
-    // The message under a panic's location or a failure's title.
-    if (picked.length === 0 && k === n + 1 && (panic || MESSAGE.test(text))) picked.push(k);
+    // The next failure of a numbered list (`  2) …` after `  1) …`) ends the block.
+    if (indentOf(text) <= indent && numbered(header) && shape(text, 1) === shape(header, 1)) break;
+    // The message under a panic's location or a failure's title (or under a first line that
+    // says it in words: `Unexpected exception:…` above `…AssertionFailedError: Unexpected…`).
+    if (
+      picked.length === 0 &&
+      (k === n + 1 ? panic || MESSAGE.test(text) : k === n + 2 && MESSAGE.test(text))
+    )
+      picked.push(k);
     else if (DETAIL.test(text) || DIFF_MARK.test(text) || POINTED.test(text)) picked.push(k);
     else if (isOwnLocation(text)) {
       if (outer === undefined) {

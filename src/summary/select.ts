@@ -24,6 +24,7 @@ import { mineTemplates } from './mine.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
 import { type Pending, spend } from './spend.js';
+import { untagged } from './tags.js';
 import {
   damp,
   decayOf,
@@ -268,16 +269,18 @@ function singleHeld(
     h.sev > 0 && span && span.count >= 3 ? likeThis(span.count, span.first, span.last, h.line) : '';
   main.text += note;
   const entries: Entry[] = [main];
+  // Blocks and parents are read after a tool's tag on its lines (see tags.ts).
+  const view = untagged(textAt, h.line);
   // A parent says where: an error's always, a lesser line's when the parent names a place.
-  const parents = h.sev > 0 ? headersOf(textAt, h.line, h.check === true) : frameAbove(textAt, h.line);
+  const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   if (h.sev >= 6) {
     // The next header: an error as severe that names a place of its own, or that starts as this
     // one does (the next failure); an error message under a failure's title is its block.
-    const first = shape(h.text, 1);
+    const first = shape(view(h.line) ?? h.text, 1);
     const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
-    for (const k of blockOf(textAt, h.line, isHeader)) {
+    for (const k of blockOf(view, h.line, isHeader)) {
       const b = held.get(k) as Held;
       entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
     }

@@ -25,9 +25,16 @@ export function isPassLine(text: string): boolean {
 /** The first two words of a line: where a severity word says the line's kind. */
 const head = (text: string) => text.trimStart().split(/\s+/, 2).join(' ');
 
+/**
+ * A frame of the runtime or of the test framework, by its package or its directory: `at
+ * org.junit.…`, `at java.lang.reflect.…`, `…/unittest/case.py`, `…/_pytest/…`.
+ */
+const FRAMEWORK = String.raw`\bat (?:java|javax|jdk|sun|kotlin|scala|junit|org\.junit|org\.opentest4j|org\.apache\.maven|org\.gradle)\.|\/(?:unittest|_pytest|pluggy|doctest\.py)\b`;
+
 /** A dependency's, the runtime's or the standard library's file: not the project's own. */
-const FOREIGN =
-  /node_modules|site-packages|dist-packages|\/usr\/(?:lib|share|local\/lib)\/|\bnode:|\binternal\/|<frozen |\.cargo\/registry|\/rustc\/[0-9a-f]|\/rustlib\/|\bjava\.base\/|\bjdk\.internal|\/lib\/python\d|\(native\)|\/\.m2\/|\/\.gradle\/|\bvendor\//;
+const FOREIGN = new RegExp(
+  String.raw`node_modules|site-packages|dist-packages|\/usr\/(?:lib|share|local\/lib)\/|\bnode:|\binternal\/|<frozen |\.cargo\/registry|\/rustc\/[0-9a-f]|\/rustlib\/|\bjava\.base\/|\bjdk\.internal|\/lib\/python\d|\(native\)|\/\.m2\/|\/\.gradle\/|\bvendor\/|${FRAMEWORK}`,
+);
 
 /** Worth of a location on the line: a project's own `file:line` says where to look, as much as a warning's severity says. */
 export function locationWorth(text: string): number {

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { blockOf, parentsOf } from '../../src/summary/blocks.js';
+import { untagged } from '../../src/summary/tags.js';
+import { isOwnLocation } from '../../src/summary/worth.js';
+
+const none = () => false;
+
+describe("a block read after a tool's tag", () => {
+  const tagged = [
+    'internal-test:',
+    '    [junit] Testsuite: org.example.AppTest',
+    '    [junit] ',
+    '    [junit] Testcase: testAnt took 0.006 sec',
+    '    [junit] Testcase: testLs took 0.008 sec',
+    '    [junit] \tFAILED',
+    '    [junit] Unexpected exception:Unrecognized option: --block-size',
+    '    [junit] junit.framework.AssertionFailedError: Unexpected exception:Unrecognized option: --block-size',
+    '    [junit] \tat org.example.AppTest.testLs(AppTest.java:76)',
+    '    [junit] \tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)',
+    '    [junit] ',
+    '    [junit] Test org.example.AppTest FAILED',
+  ];
+  const at = (n: number) => tagged[n - 1];
+
+  it('finds the test a failure is under, not the build target above every tagged line', () => {
+    expect(parentsOf(at, 6)).toEqual([1]);
+    expect(parentsOf(untagged(at, 6), 6)).toEqual([4, 5]);
+  });
+
+  it("takes the exception's message on the second line under the failure, and the own frame", () => {
+    expect(blockOf(untagged(at, 6), 6, none)).toEqual([8, 9]);
+  });
+
+  it('reads untagged lines, and lines of another tag, as they are', () => {
+    const view = untagged(at, 6);
+    expect(view(1)).toBe('internal-test:');
+    expect(view(6)).toBe('\tFAILED');
+    const mixed = ['[INFO] a', '[junit] b'];
+    expect(untagged((n) => mixed[n - 1], 2)(1)).toBe('[INFO] a');
+    expect(untagged((n) => mixed[n - 1], 2)(2)).toBe('b');
+  });
+});
+
+describe('a numbered failure', () => {
+  it('ends its block at the next failure of the list', () => {
+    const list = [
+      "  1) URI when parsed should have an origin of 'http://example.com'",
+      "     Failure/Error: expect(uri.origin).to eq('http://example.com')",
+      '',
+      '       expected: "http://example.com"',
+      '            got: "http://example.com."',
+      '',
+      '     # ./spec/uri_spec.rb:2424:in `block (2 levels)`',
+      '',
+      "  2) URI when parsed should have an origin of 'http://example.com'",
+      '',
+      '       expected: "http://example.com"',
+      '            got: "http://EXAMPLE.COM"',
+    ];
+    expect(blockOf((n) => list[n - 1], 1, none)).toEqual([4, 5, 7]);
+  });
+});
+
+describe("a test framework's frames", () => {
+  it("are not the project's own", () => {
+    expect(
+      isOwnLocation(
+        '\tat org.junit.jupiter.api.AssertionFailureBuilder.build(AssertionFailureBuilder.java:151)',
+      ),
+    ).toBe(false);
+    expect(isOwnLocation('\tat junit.framework.Assert.fail(Assert.java:57)')).toBe(false);
+    expect(
+      isOwnLocation('  File "/usr/local/lib/python3.12/unittest/case.py", line 58, in testPartExecutor'),
+    ).toBe(false);
+    expect(isOwnLocation('\tat org.apache.commons.cli.ParserTest.testLong(ParserTest.java:203)')).toBe(true);
+  });
+});
