@@ -50,8 +50,16 @@ const blank = (text: string) => text.trim() === '';
 /** A line whose first word is a number: an item of a numbered list (`  1) title`, `#3`). */
 const numbered = (text: string) => /^\s*(?:\d+[).:]|#\d+|\(\d+\)|\[\d+\])\s/.test(text);
 
-/** The best lines of the block under line `n`, in line order (at most MAX_BLOCK). */
-export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boolean): number[] {
+/**
+ * The best lines of the block under line `n`, in line order (at most MAX_BLOCK). `helper` tells
+ * a helper's frame (see frames.ts): a later own frame that is none is taken instead.
+ */
+export function blockOf(
+  at: LineAt,
+  n: number,
+  isHeader: (text: string) => boolean,
+  helper: (text: string) => boolean = () => false,
+): number[] {
   const header = at(n);
   if (header === undefined) return [];
   const indent = indentOf(header);
@@ -87,15 +95,21 @@ export function blockOf(at: LineAt, n: number, isHeader: (text: string) => boole
       if (outer === undefined) {
         outer = k;
         picked.push(k);
+      } else if (!swapped && nearer === undefined && helper(at(outer) ?? '') && !helper(text)) {
+        // A helper's frame, in every stack that calls it: the test's own frame after it says which.
+        picked.splice(picked.indexOf(outer), 1, k);
+        outer = k;
       } else if (!swapped) nearer = k;
     } else if (!cause && CAUSE.test(text)) {
       cause = true;
       picked.push(k);
-    } else if (!swapped && nearer !== undefined && MESSAGE.test(text)) {
+    } else if (!swapped && outer !== undefined && MESSAGE.test(text)) {
       // An exception under its frames (most recent call last): the own frame nearest it says
       // where, not the outermost one.
       swapped = true;
-      picked.splice(picked.indexOf(outer as number), 1, nearer);
+      if (nearer !== undefined) picked.splice(picked.indexOf(outer), 1, nearer);
+      // ...and the message itself, what the traceback says.
+      picked.push(k);
     }
   }
   return picked.sort((a, b) => a - b);

@@ -19,6 +19,7 @@ import {
   TITLE_SEVERITY,
 } from './checks.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
+import { repeatedFrames } from './frames.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
 import { inert, type Role } from './render.js';
@@ -198,6 +199,7 @@ function heldUnits(
   const numbers = [...held.keys()];
   const at = (k: number) => held.get(numbers[k] as number) as Held;
   const textAt = (n: number) => held.get(n)?.text;
+  const helper = repeatedFrames([...held.values()].map((h) => h.text));
   const quiet = (h: Held) => {
     const pos = position(h.line, total, opts.tailRatio);
     return h.sev <= 0 && !h.isNew && pos <= 1 && h.worth - pos < 1.5;
@@ -237,7 +239,7 @@ function heldUnits(
       continue;
     }
     if (h.text.trim() === '' && !h.isNew && position(h.line, total, opts.tailRatio) <= 1) continue;
-    units.push(...singleHeld(h, sp, textAt, held, blockCap(cap)));
+    units.push(...singleHeld(h, sp, textAt, held, blockCap(cap), helper));
   }
   return units;
 }
@@ -261,6 +263,7 @@ function singleHeld(
   textAt: (n: number) => string | undefined,
   held: Map<number, Held>,
   detailCap: number,
+  helper: (text: string) => boolean,
 ): Pending[] {
   const role: Role = h.isNew ? 'new' : h.sev > 0 ? 'salient' : 'output';
   const main = entry(h.line, h.text, role, h.isNew);
@@ -280,7 +283,7 @@ function singleHeld(
     // one does (the next failure); an error message under a failure's title is its block.
     const first = shape(view(h.line) ?? h.text, 1);
     const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
-    for (const k of blockOf(view, h.line, isHeader)) {
+    for (const k of blockOf(view, h.line, isHeader, helper)) {
       const b = held.get(k) as Held;
       entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockOf, parentsOf } from '../../src/summary/blocks.js';
+import { repeatedFrames } from '../../src/summary/frames.js';
 import { untagged } from '../../src/summary/tags.js';
 import { isOwnLocation } from '../../src/summary/worth.js';
 
@@ -73,5 +74,46 @@ describe("a test framework's frames", () => {
       isOwnLocation('  File "/usr/local/lib/python3.12/unittest/case.py", line 58, in testPartExecutor'),
     ).toBe(false);
     expect(isOwnLocation('\tat org.apache.commons.cli.ParserTest.testLong(ParserTest.java:203)')).toBe(true);
+  });
+});
+
+describe("a stack's own frame", () => {
+  it("is the test's, not a helper's that every stack passes through", () => {
+    const out = [
+      '15) Lexer hr hr',
+      '  Message:',
+      '    Expected $[0] not to have properties',
+      '  Stack:',
+      '        at <Jasmine>',
+      '        at expectTokens (file:///work/test/unit/Lexer-spec.js:9:18)',
+      '        at UserContext.<anonymous> (file:///work/test/unit/Lexer-spec.js:354:7)',
+      '        at <Jasmine>',
+      '',
+      '16) Lexer headings depth',
+      '  Stack:',
+      '        at expectTokens (file:///work/test/unit/Lexer-spec.js:9:18)',
+      '        at UserContext.<anonymous> (file:///work/test/unit/Lexer-spec.js:410:7)',
+    ];
+    const at = (n: number) => out[n - 1];
+    const helper = repeatedFrames(out);
+    expect(blockOf(at, 1, none, helper)).toEqual([7]);
+    expect(blockOf(at, 10, none, helper)).toEqual([13]);
+    // A frame seen once is the test's own: the first stays.
+    expect(blockOf(at, 1, none, repeatedFrames(out.slice(0, 9)))).toEqual([6]);
+  });
+
+  it('comes with the exception the traceback ends on', () => {
+    const tb = [
+      '    Traceback (most recent call last):',
+      '      File "/work/app/test/auth_test.py", line 73, in get',
+      '        self.finish(user)',
+      '      File "/work/app/web.py", line 846, in write',
+      '        chunk = utf8(chunk)',
+      "    TypeError: Expected bytes, unicode, or None; got <class 'dict'>",
+    ];
+    expect(blockOf((n) => tb[n - 1], 1, none)).toEqual([4, 6]);
+    // One own frame: it, and the message.
+    const one = [tb[0], tb[3], tb[4], tb[5]] as string[];
+    expect(blockOf((n) => one[n - 1], 1, none)).toEqual([2, 4]);
   });
 });
