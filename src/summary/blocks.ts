@@ -12,7 +12,7 @@ import { isOwnLocation } from './worth.js';
 export type LineAt = (line: number) => string | undefined;
 
 const DETAIL =
-  /^\s*(?:expected|received|actual|assert|assertionerror|difference|diff\b|left|right|got|want|detail|hint)\b.{0,12}[:=(]|^\s*[-+]{1,2}\s*(?:expected|received|actual)\b|^\s*E\s{2,}\S/i;
+  /^\s*(?:expected|received|actual|assert|assertionerror|difference|diff\b|left|right|got|want|detail|hint|statement|context|message)\b.{0,12}[:=(]|^\s*[-+]{1,2}\s*(?:expected|received|actual)\b|^\s*E\s{2,}\S/i;
 const DIFF_MARK = /^\s*[-+](?![-+])\s*\S/;
 /** The line a code frame points at: `> 17 |   expect(x).toBe(false)`. */
 const POINTED = /^\s*>\s*\d+\s*\|/;
@@ -198,4 +198,16 @@ export function parentsOf(at: LineAt, n: number): number[] {
       return /[A-Za-z]{2}/.test(above) ? [k, parent] : [parent];
   }
   return [parent];
+}
+
+/**
+ * The line right above line `n` when it introduces it: it ends with a colon and is no deeper
+ * (`should Vary: Accept:` above `Error: expected "Vary"…`, the test's own title under its
+ * suites).
+ */
+export function introducer(at: LineAt, n: number): number[] {
+  const text = at(n);
+  const above = at(n - 1);
+  if (text === undefined || above === undefined || blank(above) || !/:\s*$/.test(above)) return [];
+  return indentOf(above) >= indentOf(text) || n - 1 === 0 ? [n - 1] : [];
 }

@@ -8,7 +8,7 @@
  */
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
-import { blockOf, frameAbove, parentsOf } from './blocks.js';
+import { blockOf, frameAbove, introducer, parentsOf } from './blocks.js';
 import {
   CHECK_DECAY,
   CHECK_SEVERITY,
@@ -297,13 +297,14 @@ function singleHeld(
   const length = charged.reduce((n, e) => n + entryCost(e), 0);
   return [
     noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)),
-    noted(pending(h, [main], h.worth - ALONE_COST, decay)),
+    noted(pending(h, [main], h.worth - (h.check ? 3 * ALONE_COST : ALONE_COST), decay)),
   ];
 }
 
 /** The parent headers of a salient line, or else, for a failing check, its title (see checks.ts). */
 function headersOf(textAt: (n: number) => string | undefined, n: number, check: boolean): number[] {
   const parents = parentsOf(textAt, n);
+  for (const k of introducer(textAt, n)) if (!parents.includes(k)) parents.push(k);
   const title = parents.length === 0 ? checkTitle(textAt, n, () => check) : undefined;
   return title === undefined ? parents : [title];
 }

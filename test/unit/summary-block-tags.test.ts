@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockOf, parentsOf } from '../../src/summary/blocks.js';
+import { blockOf, introducer, parentsOf } from '../../src/summary/blocks.js';
 import { repeatedFrames } from '../../src/summary/frames.js';
 import { untagged } from '../../src/summary/tags.js';
 import { isOwnLocation } from '../../src/summary/worth.js';
@@ -96,10 +96,10 @@ describe("a stack's own frame", () => {
     ];
     const at = (n: number) => out[n - 1];
     const helper = repeatedFrames(out);
-    expect(blockOf(at, 1, none, helper)).toEqual([7]);
+    expect(blockOf(at, 1, none, helper)).toEqual([2, 7]);
     expect(blockOf(at, 10, none, helper)).toEqual([13]);
     // A frame seen once is the test's own: the first stays.
-    expect(blockOf(at, 1, none, repeatedFrames(out.slice(0, 9)))).toEqual([6]);
+    expect(blockOf(at, 1, none, repeatedFrames(out.slice(0, 9)))).toEqual([2, 6]);
   });
 
   it('comes with the exception the traceback ends on', () => {
@@ -115,5 +115,48 @@ describe("a stack's own frame", () => {
     // One own frame: it, and the message.
     const one = [tb[0], tb[3], tb[4], tb[5]] as string[];
     expect(blockOf((n) => one[n - 1], 1, none)).toEqual([2, 4]);
+  });
+});
+
+describe("a log's prefix", () => {
+  it("is read past: the DETAIL and STATEMENT under a log's ERROR are its block", () => {
+    const log = [
+      '2026-11-26 09:26:46.948 UTC [20443] app@db ERROR:  new row violates check constraint "floor"',
+      '2026-11-26 09:26:46.948 UTC [20443] app@db DETAIL:  Failing row contains (1, -100303, null).',
+      '2026-11-26 09:26:46.948 UTC [20443] app@db STATEMENT:  UPDATE branches SET balance = balance + -4695;',
+      '2026-11-26 09:26:46.949 UTC [20443] app@db LOG:  disconnection: session time: 0:00:14.519',
+    ];
+    const at = (n: number) => log[n - 1];
+    expect(blockOf(at, 1, none)).toEqual([]);
+    expect(untagged(at, 1)(2)).toBe('DETAIL:  Failing row contains (1, -100303, null).');
+    expect(blockOf(untagged(at, 1), 1, none)).toEqual([2, 3]);
+    // A line that starts with a number but shares no prefix with its neighbours is read as it is.
+    const plain = ['3 errors found', 'src/a.ts:3:1 error x'];
+    expect(untagged((n) => plain[n - 1], 1)(2)).toBe('src/a.ts:3:1 error x');
+  });
+});
+
+describe("a failure's details", () => {
+  it("take a test protocol's `message:` line", () => {
+    const tap = [
+      'not ok 31 Arrays > chunk',
+      '  ---',
+      '  message: "chunk into parts of 1 elements"',
+      '  severity: failed',
+    ];
+    expect(blockOf((n) => tap[n - 1], 1, none)).toEqual([3]);
+  });
+
+  it("take as a parent the line right above that introduces the error (the test's own title)", () => {
+    const mocha = [
+      '  1) res',
+      '       .format(obj)',
+      '         with canonicalized mime types',
+      '           should Vary: Accept:',
+      '     Error: expected "Vary" of "Accept", got "Accept-Encoding"',
+    ];
+    const at = (n: number) => mocha[n - 1];
+    expect(introducer(at, 5)).toEqual([4]);
+    expect(introducer(at, 4)).toEqual([]);
   });
 });
