@@ -34,6 +34,7 @@ import {
   position,
   severity,
   surprisal,
+  tallyBeside,
   verdictLine,
 } from './worth.js';
 
@@ -437,7 +438,9 @@ export function select(
     ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks),
   ];
   markNew(units, c.newLines);
-  reserve(units, verdictLine(held.values(), c.lines), RESERVED);
+  const verdict = verdictLine(held.values(), c.lines);
+  reserve(units, verdict, RESERVED);
+  for (const n of tallyBeside((k) => held.get(k)?.text, verdict)) reserve(units, n, RESERVED / 4);
   // The first and the last line that say something: where the output starts and ends, so that a
   // log of salient-looking messages (commit messages that say "failed") never hides both ends.
   // A run that failed keeps its end, where its verdict is; its first line competes by its worth
