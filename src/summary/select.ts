@@ -18,6 +18,7 @@ import {
   isFailureTitle,
   TITLE_SEVERITY,
 } from './checks.js';
+import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
@@ -65,6 +66,9 @@ interface Span {
   first: number;
   last: number;
 }
+
+/** The worth of a line's rule code being rare (see codes.ts). */
+type CodeWorth = (text: string) => number;
 
 /** A line's template key (see mine.ts). */
 type KeyOf = (text: string) => string;
@@ -139,7 +143,13 @@ function holdLines(c: Collected, shield: Shield, cap: number, opts: SelectOption
 }
 
 /** Surprisal by the fine template and by the line's first word (test names vary, marks do not). */
-function scoreHeld(held: Map<number, Held>, sp: Map<string, Span>, total: number, opts: SelectOptions) {
+function scoreHeld(
+  held: Map<number, Held>,
+  sp: Map<string, Span>,
+  total: number,
+  opts: SelectOptions,
+  code: CodeWorth,
+) {
   const coarse = new Map<string, number>();
   for (const h of held.values()) coarse.set(shape(h.text, 1), (coarse.get(shape(h.text, 1)) ?? 0) + 1);
   const window = held.size;
@@ -159,6 +169,7 @@ function scoreHeld(held: Map<number, Held>, sp: Map<string, Span>, total: number
       info +
       loc +
       (h.sev > 0 ? rare : 0) +
+      code(h.text) +
       position(h.line, total, opts.tailRatio);
   }
 }
@@ -333,6 +344,7 @@ function middleUnits(
   cap: number,
   opts: SelectOptions,
   checks: Checks,
+  code: CodeWorth,
 ) {
   const units: Pending[] = [];
   for (const cand of c.candidates) {
@@ -378,6 +390,7 @@ function middleUnits(
       sevWorth(sev, count, check) +
       0.8 * surprisal(count, c.lines) +
       (sev > 0 ? loc : 0) +
+      code(cand.text) +
       position(cand.line, c.lines, opts.tailRatio);
     const length = entries.reduce((n, e) => n + entryCost(e), 0);
     const h: Held = {
@@ -432,10 +445,14 @@ export function select(
   const keyOf = mineKeys(held, c.candidates);
   for (const h of held.values()) h.key = keyOf(h.text);
   const sp = spans(held, c.candidates, keyOf);
-  scoreHeld(held, sp, c.lines, opts);
+  const code = codeRarity([
+    ...[...held.values()].map((h) => ({ text: h.text, count: 1 })),
+    ...c.candidates.filter((k) => !held.has(k.line)).map((k) => ({ text: k.text, count: k.count })),
+  ]);
+  scoreHeld(held, sp, c.lines, opts, code);
   const units = [
     ...heldUnits(held, sp, c.lines, opts, cap),
-    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks),
+    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code),
   ];
   markNew(units, c.newLines);
   const verdict = verdictLine(held.values(), c.lines);
