@@ -128,6 +128,12 @@ const STRONG_ERROR_START =
   /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|(?:[a-z][\w$]*\.)*[A-Z][A-Za-z]*(?:\/?Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
 const LOCATED_ERROR =
   /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal|runtime error)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b|^\s*(?:\[ERROR\]\s*)?[\w./\\-]+\.\w+:\[\d+,\d+\] )/i;
+/**
+ * An exception's name right after a location (case-sensitive): where a test failed, as a runner
+ * sums it up (`src/attr/_make.py:644: TypeError`), or a located message (`src/a.js:3:4: TypeError: x`).
+ */
+const LOCATED_EXCEPTION =
+  /[\w./\\-]+\.\w+:\d+(?::\d+)?:\s*(?:[a-z_$][\w$]*\.)*[A-Z][A-Za-z]*(?:Error|Exception)\b(?::|\s*$)/;
 // Whole words only: not after or before `-`, `/`, `.` or `_` (compiler flags -Wfatal-errors,
 // file names errors.c, package names liberror-perl, identifiers on_error).
 const ERROR_WORD =
@@ -195,7 +201,7 @@ function scoreOf(line: string, hints: readonly string[]): Salience {
   let kind: LineKind = 'plain';
   let score = 0;
   let weak = false;
-  const strong = STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line);
+  const strong = STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line) || LOCATED_EXCEPTION.test(line);
   if (strong) {
     kind = 'error';
     score = 12;
