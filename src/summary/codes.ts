@@ -43,16 +43,24 @@ const CODE_FALL = 2;
  */
 export function codeRarity(lines: Iterable<{ text: string; count: number }>): (text: string) => number {
   const counts = new Map<string, number>();
+  // Each line's code, read once: the summary asks again for the same lines.
+  const codes = new Map<string, string | undefined>();
+  const codeOf = (text: string) => {
+    if (codes.has(text)) return codes.get(text);
+    const code = findingCode(text);
+    codes.set(text, code);
+    return code;
+  };
   let findings = 0;
   for (const { text, count } of lines) {
-    const code = findingCode(text);
+    const code = codeOf(text);
     if (code === undefined) continue;
     counts.set(code, (counts.get(code) ?? 0) + count);
     findings += count;
   }
   if (findings < MIN_FINDINGS || counts.size < MIN_CODES) return () => 0;
   return (text) => {
-    const code = findingCode(text);
+    const code = codeOf(text);
     if (code === undefined) return 0;
     return Math.max(0, CODE_WORTH - CODE_FALL * Math.log2(counts.get(code) ?? 1));
   };
