@@ -128,6 +128,12 @@ const STRONG_ERROR_START =
   /^\s*(?:\[(?:ERROR|FATAL|FAIL(?:ED)?|CRITICAL|PANIC|EMERG|ALERT)\]|(?:ERROR|FATAL|CRITICAL|PANIC)\b[:\s]|(?:error|fatal error|fatal|panic)(?:\[[\w-]+\])?:|(?:E|F)\s{2,}\S|FAIL(?:ED)?\b|--- FAIL\b|npm (?:ERR!|error)|[✖✗✘✕×●]\s|Error:|(?:[a-z][\w$]*\.)*[A-Z][A-Za-z]*(?:\/?Error|Exception)\b(?:\s*\[[\w-]+\])?(?::|$)|not ok\b|Traceback \(most recent call last\)|thread '.*' panicked|SUMMARY: \w*Sanitizer|==\d+==\s*(?:ERROR:|Invalid (?:read|write|free)|Conditional jump|Mismatched free|Syscall param|Use of uninitialised|Source and destination overlap|Process terminating)|make(?:\[\d+\])?: \*\*\*|\*\*\* |Caused by:|> Task .* FAILED)/;
 const LOCATED_ERROR =
   /(?:[\w./\\-]+\.\w+(?::\d+(?::\d+)?|\(\d+(?:,\d+)?\))\s*[:-]?\s*(?:error|fatal error|fatal|runtime error)\b|\berror (?:TS|CS|C|E)\d+\b|^\s*\d+:\d+\s+error\b|^\s*(?:\[ERROR\]\s*)?[\w./\\-]+\.\w+:\[\d+,\d+\] )/i;
+/**
+ * An exception's name right after a location (case-sensitive): where a test failed, as a runner
+ * sums it up (`src/attr/_make.py:644: TypeError`), or a located message (`src/a.js:3:4: TypeError: x`).
+ */
+const LOCATED_EXCEPTION =
+  /[\w./\\-]+\.\w+:\d+(?::\d+)?:\s*(?:[a-z_$][\w$]*\.)*[A-Z][A-Za-z]*(?:Error|Exception)\b(?::|\s*$)/;
 // Whole words only: not after or before `-`, `/`, `.` or `_` (compiler flags -Wfatal-errors,
 // file names errors.c, package names liberror-perl, identifiers on_error).
 const ERROR_WORD =
@@ -138,7 +144,7 @@ const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\
 const COUNT_LINE =
   /(?<![\d:.]\s*|[,/]|\bok\s+)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d[\d,]*(?![\w.])(?!\s+[a-z]+\s+[a-z])|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites)\s+\d|^\s*[^\w\s]\s*(?:tests|pass|fail|suites)\s+\d+\s*$/i;
 const FAILING_COUNT =
-  /[1-9](?:[\d,]*\d)?\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^\s*[^\w\s]\s*fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
+  /[1-9](?:[\d,]*\d)?\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?|unexpected)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^\s*[^\w\s]\s*fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
   /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^\s*[^\w\s]\s*fail\s+0\b|\bno (?:errors?|failures?|problems?)\b/i;
 /**
@@ -195,7 +201,7 @@ function scoreOf(line: string, hints: readonly string[]): Salience {
   let kind: LineKind = 'plain';
   let score = 0;
   let weak = false;
-  const strong = STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line);
+  const strong = STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line) || LOCATED_EXCEPTION.test(line);
   if (strong) {
     kind = 'error';
     score = 12;

@@ -18,6 +18,7 @@ import {
   isFailureTitle,
   TITLE_SEVERITY,
 } from './checks.js';
+import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { repeatedFrames } from './frames.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
@@ -36,6 +37,7 @@ import {
   position,
   severity,
   surprisal,
+  tallyBeside,
   verdictLine,
 } from './worth.js';
 
@@ -66,6 +68,9 @@ interface Span {
   first: number;
   last: number;
 }
+
+/** The worth of a line's rule code being rare (see codes.ts). */
+type CodeWorth = (text: string) => number;
 
 /** A line's template key (see mine.ts). */
 type KeyOf = (text: string) => string;
@@ -140,7 +145,13 @@ function holdLines(c: Collected, shield: Shield, cap: number, opts: SelectOption
 }
 
 /** Surprisal by the fine template and by the line's first word (test names vary, marks do not). */
-function scoreHeld(held: Map<number, Held>, sp: Map<string, Span>, total: number, opts: SelectOptions) {
+function scoreHeld(
+  held: Map<number, Held>,
+  sp: Map<string, Span>,
+  total: number,
+  opts: SelectOptions,
+  code: CodeWorth,
+) {
   const coarse = new Map<string, number>();
   for (const h of held.values()) coarse.set(shape(h.text, 1), (coarse.get(shape(h.text, 1)) ?? 0) + 1);
   const window = held.size;
@@ -160,6 +171,7 @@ function scoreHeld(held: Map<number, Held>, sp: Map<string, Span>, total: number
       info +
       loc +
       (h.sev > 0 ? rare : 0) +
+      code(h.text) +
       position(h.line, total, opts.tailRatio);
   }
 }
@@ -339,6 +351,7 @@ function middleUnits(
   cap: number,
   opts: SelectOptions,
   checks: Checks,
+  code: CodeWorth,
 ) {
   const units: Pending[] = [];
   for (const cand of c.candidates) {
@@ -384,6 +397,7 @@ function middleUnits(
       sevWorth(sev, count, check) +
       0.8 * surprisal(count, c.lines) +
       (sev > 0 ? loc : 0) +
+      code(cand.text) +
       position(cand.line, c.lines, opts.tailRatio);
     const length = entries.reduce((n, e) => n + entryCost(e), 0);
     const h: Held = {
@@ -438,13 +452,19 @@ export function select(
   const keyOf = mineKeys(held, c.candidates);
   for (const h of held.values()) h.key = keyOf(h.text);
   const sp = spans(held, c.candidates, keyOf);
-  scoreHeld(held, sp, c.lines, opts);
+  const code = codeRarity([
+    ...[...held.values()].map((h) => ({ text: h.text, count: 1 })),
+    ...c.candidates.filter((k) => !held.has(k.line)).map((k) => ({ text: k.text, count: k.count })),
+  ]);
+  scoreHeld(held, sp, c.lines, opts, code);
   const units = [
     ...heldUnits(held, sp, c.lines, opts, cap),
-    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks),
+    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code),
   ];
   markNew(units, c.newLines);
-  reserve(units, verdictLine(held.values(), c.lines), RESERVED);
+  const verdict = verdictLine(held.values(), c.lines);
+  reserve(units, verdict, RESERVED);
+  for (const n of tallyBeside((k) => held.get(k)?.text, verdict)) reserve(units, n, RESERVED / 4);
   // The first and the last line that say something: where the output starts and ends, so that a
   // log of salient-looking messages (commit messages that say "failed") never hides both ends.
   // A run that failed keeps its end, where its verdict is; its first line competes by its worth

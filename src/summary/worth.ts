@@ -112,6 +112,12 @@ const TALLY_FAIL = /\b\d[\d,]*\s+(?:failed|failing|failures?|errors?)\b|\b(?:fai
 
 /** How far from the end the run's verdict line is looked for. */
 const VERDICT_WINDOW = 30;
+/**
+ * How far from the end a failing count is looked for when the last lines hold none: a runner
+ * that lists what failed, or what it skipped, after its tally (`Ran 1426 tests, … 31 unexpected`,
+ * then 31 failures and 16 skipped tests).
+ */
+const FAR_WINDOW = 120;
 /** A failing count's score (see scoreLine). */
 const FAILING_COUNT_SCORE = 13;
 
@@ -127,15 +133,43 @@ export function verdictLine(
   let best: { line: number; score: number } | undefined;
   for (const l of lines) {
     const atEnd = l.line > total - VERDICT_WINDOW;
-    if (!atEnd && l.line > VERDICT_WINDOW) continue;
+    const far = !atEnd && l.line > total - FAR_WINDOW;
+    if (!atEnd && !far && l.line > VERDICT_WINDOW) continue;
     const s = scoreLine(l.text);
     if (s.kind !== 'count' || s.score <= 0) continue;
-    // At the start, only a failing count: a tool that prints its verdict first (behave's
-    // `Failing scenarios:` list and tallies), where the end has none, or only zero counts.
+    // Elsewhere, only a failing count: a tool that prints its verdict first (behave's
+    // `Failing scenarios:` list and tallies), or lists its failures after it, where the end has
+    // none, or only lesser counts.
     if (!atEnd && s.score < FAILING_COUNT_SCORE) continue;
-    const score = s.score + (TALLY_PASS.test(l.text) && TALLY_FAIL.test(l.text) ? 1 : 0) - (atEnd ? 0 : 0.5);
+    const score =
+      s.score + (TALLY_PASS.test(l.text) && TALLY_FAIL.test(l.text) ? 1 : 0) - (atEnd ? 0 : far ? 0.25 : 0.5);
     if (!best || score > best.score || (score === best.score && l.line > best.line))
       best = { line: l.line, score };
   }
   return best?.line;
+}
+
+/** Count lines beside the verdict that are part of it, on each side at most. */
+const TALLY_LINES = 3;
+
+/**
+ * The count lines right beside the verdict, at its indentation and with no line between: one
+ * tally in several lines (`73 features passed, 4 failed`, `460 scenarios passed, 15 failed`,
+ * `1878 steps passed, 15 failed`; `10 passing`, `2 failing`), told as one verdict.
+ */
+export function tallyBeside(at: (n: number) => string | undefined, verdict: number | undefined): number[] {
+  if (verdict === undefined) return [];
+  const own = at(verdict);
+  if (own === undefined) return [];
+  const indent = (t: string) => t.length - t.trimStart().length;
+  const out: number[] = [];
+  for (const step of [-1, 1])
+    for (let n = verdict + step, k = 0; k < TALLY_LINES; n += step, k++) {
+      const text = at(n);
+      if (text === undefined || indent(text) !== indent(own)) break;
+      const s = scoreLine(text);
+      if (s.kind !== 'count' || s.score <= 0) break;
+      out.push(n);
+    }
+  return out;
 }
