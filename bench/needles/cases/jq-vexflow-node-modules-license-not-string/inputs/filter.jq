@@ -1,0 +1,1 @@
+.name + "@" + .version + "\t" + .license + "\t" + .description
