@@ -201,7 +201,11 @@ function scoreOf(line: string, hints: readonly string[]): Salience {
   let kind: LineKind = 'plain';
   let score = 0;
   let weak = false;
-  const strong = STRONG_ERROR_START.test(line) || LOCATED_ERROR.test(line) || LOCATED_EXCEPTION.test(line);
+  const strong =
+    STRONG_ERROR_START.test(line) ||
+    LOCATED_ERROR.test(line) ||
+    // The regex is tried only where its name can be: it is unanchored, and most lines have none.
+    (/Error|Exception/.test(line) && LOCATED_EXCEPTION.test(line));
   if (strong) {
     kind = 'error';
     score = 12;

@@ -60,14 +60,21 @@ function sameStart(a: string, b: string, p: number): boolean {
  * space; 0 when that is shorter than MIN_PREFIX or holds no digit.
  */
 function sharedPrefix(a: string, b: string): number {
-  let i = 0;
+  // One pass, no string made: the summary asks this of every line it holds.
   const max = Math.min(a.length, b.length, MAX_PREFIX);
-  while (i < max) {
+  let end = 0;
+  let digits = false;
+  let digitsBefore = false;
+  for (let i = 0; i < max; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
-    if (x !== y && !(digit(x) && digit(y))) break;
-    i++;
+    const d = digit(x);
+    if (x !== y && !(d && digit(y))) break;
+    if (d) digits = true;
+    if (x === 32) {
+      end = i + 1;
+      digitsBefore = digits;
+    }
   }
-  const end = a.lastIndexOf(' ', i - 1) + 1;
-  return end >= MIN_PREFIX && /\d/.test(a.slice(0, end)) ? end : 0;
+  return end >= MIN_PREFIX && digitsBefore ? end : 0;
 }
