@@ -211,7 +211,12 @@ function heldUnits(
   const numbers = [...held.keys()];
   const at = (k: number) => held.get(numbers[k] as number) as Held;
   const textAt = (n: number) => held.get(n)?.text;
-  const helper = repeatedFrames([...held.values()].map((h) => h.text));
+  // Learnt once a block asks (most outputs have no error block to read).
+  let frames: ((text: string) => boolean) | undefined;
+  const helper = (text: string) => {
+    frames ??= repeatedFrames([...held.values()].map((h) => h.text));
+    return frames(text);
+  };
   const quiet = (h: Held) => {
     const pos = position(h.line, total, opts.tailRatio);
     return h.sev <= 0 && !h.isNew && pos <= 1 && h.worth - pos < 1.5;
