@@ -6,6 +6,7 @@
  * are of codes in general (a bracketed word, letters and digits, a path of names), not one
  * tool's format; only lines that name a location are findings.
  */
+import { remembered } from '../memo.js';
 import { isLocation } from './salience.js';
 
 /** A code alone in brackets or parentheses at the end of the line. */
@@ -29,6 +30,9 @@ export function findingCode(text: string): string | undefined {
   return trail !== undefined && !/:\d/.test(trail) && /[A-Za-z]{2}/.test(trail) ? trail : undefined;
 }
 
+/** A line's code, '' for none, remembered as the line's other pure functions are (src/memo.ts). */
+const codeOf = remembered((text) => findingCode(text) ?? '');
+
 /** Findings needed, and codes among them, before a code's rarity says anything. */
 const MIN_FINDINGS = 20;
 const MIN_CODES = 3;
@@ -43,25 +47,17 @@ const CODE_FALL = 2;
  */
 export function codeRarity(lines: Iterable<{ text: string; count: number }>): (text: string) => number {
   const counts = new Map<string, number>();
-  // Each line's code, read once: the summary asks again for the same lines.
-  const codes = new Map<string, string | undefined>();
-  const codeOf = (text: string) => {
-    if (codes.has(text)) return codes.get(text);
-    const code = findingCode(text);
-    codes.set(text, code);
-    return code;
-  };
   let findings = 0;
   for (const { text, count } of lines) {
     const code = codeOf(text);
-    if (code === undefined) continue;
+    if (code === '') continue;
     counts.set(code, (counts.get(code) ?? 0) + count);
     findings += count;
   }
   if (findings < MIN_FINDINGS || counts.size < MIN_CODES) return () => 0;
   return (text) => {
     const code = codeOf(text);
-    if (code === undefined) return 0;
+    if (code === '') return 0;
     return Math.max(0, CODE_WORTH - CODE_FALL * Math.log2(counts.get(code) ?? 1));
   };
 }
