@@ -8,7 +8,7 @@
  * symbols, not a tool's format.
  */
 import { remembered } from '../memo.js';
-import { shape, template } from './salience.js';
+import { EXPECTED_FAILURE, shape, template } from './salience.js';
 
 /** What a line's end says after its progress or duration (`[ 34%]`, `(2.8ms)`, `0.01s`). */
 const TRAILER = /\s*(?:\[\s*\d+%\]|\(\s*\d[\d.]*\s*m?s\)|\[\s*\d[\d.]*\s*m?s\]|\d[\d.]*\s*m?s)\s*$/;
@@ -28,6 +28,8 @@ const outcomeOf = remembered(outcomeOfLine);
 
 function outcomeOfLine(text: string): { slot: string; mark: Outcome } | null {
   const body = text.trimStart();
+  // An expected failure is no failing check: it passes as its author said it would.
+  if (EXPECTED_FAILURE.test(body)) return { slot: 'start', mark: 'pass' };
   if (FAIL_START.test(body)) return { slot: 'start', mark: 'fail' };
   if (PASS_START.test(body)) return { slot: 'start', mark: 'pass' };
   const end = body.replace(TRAILER, '');
@@ -37,6 +39,9 @@ function outcomeOfLine(text: string): { slot: string; mark: Outcome } | null {
 }
 
 const indent = (text: string) => text.length - text.trimStart().length;
+
+/** Whether a line bears a fail mark at its start or its end (`not ok 11 - x`, `x ... FAILED`). */
+export const failMarked = (text: string) => outcomeOf(text)?.mark === 'fail';
 
 /** Siblings a failing check needs among the lines looked at to be read as one. */
 const MIN_SIBLINGS = 5;

@@ -154,6 +154,11 @@ const ZERO_COUNT =
  */
 const ADVICE_START =
   /^\s*(?:\[\w+\]\s*|npm (?:ERR!|error|warn)\s*|[>*]\s*|(?:note|help|hint|info):\s*)?(?:re-?run\b|run (?:it |this |the command )?(?:again )?with\b|(?:for|to get) more (?:information|info|details|help)\b|to see the full\b|to enable\b|please (?:refer to|read|see)\b|a complete log of this run\b|to learn more\b|try:|-> \[help \d+\]|\[help \d+\])/i;
+/**
+ * An expected failure: a check that fails as its author said it would (a TAP `# TODO` or `# SKIP`
+ * directive on a `not ok` line). It fails nothing: it is no error.
+ */
+export const EXPECTED_FAILURE = /^\s*not ok\b.*#\s*(?:TODO|SKIP)\b/i;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
 /** Details that explain a failure: an assertion's expected and received values. */
 const DETAIL =
@@ -198,6 +203,7 @@ const scoreOfLine = remembered((line) => Object.freeze(scoreOf(line, [])));
 function scoreOf(line: string, hints: readonly string[]): Salience {
   // Empty, or a level tag alone (`[ERROR] `): nothing to read.
   if (line.length === 0 || /^\s*(?:\[\w+\]\s*)?$/.test(line)) return { kind: 'plain', score: 0 };
+  if (EXPECTED_FAILURE.test(line)) return { kind: 'plain', score: 0 };
   let kind: LineKind = 'plain';
   let score = 0;
   let weak = false;

@@ -23,6 +23,7 @@ import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { repeatedFrames } from './frames.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
+import { linkNamesakes } from './namesakes.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
 import { type Pending, spend } from './spend.js';
@@ -357,6 +358,7 @@ function middleUnits(
   opts: SelectOptions,
   checks: Checks,
   code: CodeWorth,
+  named: ReadonlySet<number>,
 ) {
   const units: Pending[] = [];
   for (const cand of c.candidates) {
@@ -391,7 +393,7 @@ function middleUnits(
     entries.push(main);
     for (const a of cand.attached) entries.push(line(a, 'salient', false, blockCap(cap)));
     const scored = { kind: cand.kind, score: cand.score, ...(cand.weak ? { weak: true } : {}) };
-    const check = checks.failing(cand.text);
+    const check = checks.failing(cand.text) || named.has(cand.line);
     const sev = Math.max(
       cand.score > 0 ? severity(cand.text, opts.success, scored) : 0,
       check ? CHECK_SEVERITY : 0,
@@ -448,8 +450,10 @@ export function select(
   const held = holdLines(c, shield, cap, opts);
   // A failing check among passing ones is as severe as an error, whatever its words (see checks.ts).
   const checks = checksOf([...held.values()].map((h) => h.text));
+  // A failure's details elsewhere, linked by its name, are as severe (see namesakes.ts).
+  const named = linkNamesakes([...held.values(), ...c.candidates], opts.success);
   for (const h of held.values())
-    if (checks.failing(h.text)) {
+    if (checks.failing(h.text) || named.has(h.line)) {
       h.sev = Math.max(h.sev, CHECK_SEVERITY);
       h.check = true;
     } else if (!opts.success && isFailureTitle(h.text, held.get(h.line + 1)?.text))
@@ -464,7 +468,7 @@ export function select(
   scoreHeld(held, sp, c.lines, opts, code);
   const units = [
     ...heldUnits(held, sp, c.lines, opts, cap),
-    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code),
+    ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code, named),
   ];
   markNew(units, c.newLines);
   const verdict = verdictLine(held.values(), c.lines);

@@ -7,7 +7,8 @@
  */
 import type { LineAt } from './blocks.js';
 
-const TAG = /^\s*\[[A-Za-z][\w.:-]{0,15}\] ?/;
+/** A tag in brackets, or a comment mark (a test protocol's `#   Failed test`, `#     expected:`). */
+const TAG = /^\s*(?:\[[A-Za-z][\w.:-]{0,15}\] ?|#\s+(?=\S))/;
 /** The shortest log prefix read past: a time, a process id. */
 const MIN_PREFIX = 8;
 const MAX_PREFIX = 120;

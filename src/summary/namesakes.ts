@@ -1,0 +1,121 @@
+/**
+ * Namesakes: a failure's details printed away from the line that names it. A test runner often
+ * says which check failed in one place and why in another, linked only by the check's name:
+ * TAP's `#   Failed test 'x'` with its `got:` and `expected:` lines before `not ok 11 - x`, a
+ * runner's closing list of failures (`FAILED  suite/test-name`) far below each test's report
+ * (`Test suite/test-name condition:`). The lines elsewhere that carry the name of a line with a
+ * fail mark in words and say something (a status word, an error word at their start, an
+ * assertion's values, a location) are its details: the summary weighs them as failing checks. Pure; run on the bounded set of lines the summary chooses from.
+ */
+import { failMarked } from './checks.js';
+import { isLocation, scoreLine } from './salience.js';
+import { isPassLine, severity } from './worth.js';
+
+/** A name carried by more lines than this is a common word, not one check's. */
+const MAX_CARRIERS = 12;
+/** How many failing lines' names are read (the first ones): enough for a run's failures. */
+const MAX_FAILING = 64;
+/** How many lines are linked at most: the failures' details, not a second output. */
+const MAX_LINKED = 8;
+/** How many lines one name links: a failure's details are in a place or two, not in every line that names it. */
+const PER_NAME = 2;
+/** A line longer than this is a dump (a whole report in one string), not a failure's detail. */
+const MAX_WIDTH = 400;
+/** An error's severity: a line that has it is shown on its own worth, not as a namesake. */
+const ERROR = 10;
+/** The least severity a namesake needs: a status word, a leading error word or an assertion's values, not a word in prose. */
+const SAYS = 6;
+/** A comment mark, read past as a tag (see tags.ts). */
+const COMMENT = /^\s*#\s+/;
+
+/** A word that may be a name: letters, digits, `_` and inner `-`. */
+const WORD = /[A-Za-z_][\w-]*\w/g;
+/** A check's name in one word: an identifier (`test_change`, `TestEvolve`, `from-minutes`), no prose word. */
+const IDENT = /^(?=.{6})(?:.*[_\d]|.+-.|.*[a-z][A-Z])/;
+/** A path names a file, not a check: a test id's members after `::` do (`a/t.py::T::test_x`). */
+const PATH = /\S*[/\\]\S*/g;
+const MARK =
+  /^\s*(?:not ok|FAIL(?:ED)?:?|ERROR:?|---\s*FAIL:?)\s*(?:\d+\s*)?-?\s*|\s*(?:\.\.\.\s*)?(?:FAIL(?:ED)?|ERROR|failed)\s*(?:\[[^\]]*\]|\([^)]*\))?\s*$/g;
+
+/** The one-word names of a line. */
+function namesOf(text: string, failing = false): Set<string> {
+  const out = new Set<string>();
+  const words = failing ? text.replace(PATH, (p) => p.split('::').slice(1).join(' ')) : text;
+  for (const w of words.match(WORD) ?? []) if (IDENT.test(w) && /[a-z]/.test(w)) out.add(w);
+  return out;
+}
+
+/** A failing check's name in words (`... and stringification works`): its text but for its mark. */
+function phraseOf(text: string): string | undefined {
+  const p = text.replace(MARK, '').trim();
+  return p.length >= 12 && /\s/.test(p) && /[a-z]{3}/.test(p) ? p : undefined;
+}
+
+/**
+ * A fail mark in words (`not ok 11 - x`, `x ... FAILED`, `--- FAIL: TestX`): a check's outcome.
+ * A symbol alone (`× message`) marks a finding as often as a check.
+ */
+const FAIL_WORD = /\bnot ok\b|\bFAIL(?:ED)?\b|\bfailed\b/;
+/** A value that reads as a mark (`level = ERROR`, `RuntimeError: FAIL`): no check's outcome. */
+const VALUE = /[:=]\s*(?:FAIL(?:ED)?|ERROR|failed)\s*$/;
+const failing = (text: string) => failMarked(text) && FAIL_WORD.test(text) && !VALUE.test(text);
+/** A frame of a stack: it carries every test's name that runs through it. */
+const FRAME = /^\s*(?:at|File|in|from)\s/;
+
+/** Whether a word says something on its own (a severity or count word): no check's name. */
+const saysSomething = (word: string) => scoreLine(`${word} x`).score > 0;
+
+/**
+ * The lines (by number, of `lines` in line order) that carry the name of a line with a fail mark
+ * elsewhere and say something: a severity word, a location or an assertion's values, but are no
+ * error already nor a stack's frame nor a passing check. A name counts when at most
+ * MAX_CARRIERS lines carry it.
+ */
+export function namesakes(lines: readonly { line: number; text: string }[], success: boolean): Set<number> {
+  const names = lines.map((l) => namesOf(l.text));
+  const carriers = new Map<string, number>();
+  for (const set of names) for (const w of set) carriers.set(w, (carriers.get(w) ?? 0) + 1);
+  const wanted = new Set<string>();
+  const phrases = new Set<string>();
+  for (const l of lines.filter((x) => failing(x.text)).slice(0, MAX_FAILING)) {
+    for (const w of namesOf(l.text, true)) {
+      const n = carriers.get(w) ?? 0;
+      if (n >= 2 && n <= MAX_CARRIERS && !saysSomething(w)) wanted.add(w);
+    }
+    const p = phraseOf(l.text);
+    if (p === undefined || phrases.has(p)) continue;
+    const n = lines.reduce((k, x) => k + (x.text.includes(p) ? 1 : 0), 0);
+    if (n >= 2 && n <= MAX_CARRIERS) phrases.add(p);
+  }
+  const uses = new Map<string, number>();
+  const carried = (text: string, i: number) => [
+    ...[...(names[i] as Set<string>)].filter((w) => wanted.has(w)),
+    ...[...phrases].filter((p) => text.includes(p)),
+  ];
+  const linked = new Set<number>();
+  lines.forEach((l, i) => {
+    if (linked.size >= MAX_LINKED || l.text.length > MAX_WIDTH || failing(l.text)) return;
+    if (FRAME.test(l.text) || isPassLine(l.text)) return;
+    const by = carried(l.text, i).filter((w) => (uses.get(w) ?? 0) < PER_NAME);
+    if (by.length === 0) return;
+    // Read past a comment mark, as a tag (see tags.ts): `#   Failed test 'x'` leads with its word.
+    const sev = severity(l.text.replace(COMMENT, ''), success);
+    if (sev >= ERROR || (sev === 0 ? !isLocation(l.text) : sev < SAYS)) return;
+    linked.add(l.line);
+    for (const w of by) uses.set(w, (uses.get(w) ?? 0) + 1);
+  });
+  return linked;
+}
+
+/** The namesakes among the held lines and the middle's candidates (see namesakes). */
+export function linkNamesakes(
+  lines: readonly { line: number; text: string }[],
+  success: boolean,
+): Set<number> {
+  const byLine = new Map<number, { line: number; text: string }>();
+  for (const l of lines) if (!byLine.has(l.line)) byLine.set(l.line, l);
+  return namesakes(
+    [...byLine.values()].sort((a, b) => a.line - b.line),
+    success,
+  );
+}
