@@ -15,6 +15,8 @@ import { isPassLine, severity } from './worth.js';
 const MAX_CARRIERS = 12;
 /** How many failing lines' names are read (the first ones): enough for a run's failures. */
 const MAX_FAILING = 64;
+/** How many failing checks' names in words are looked for. */
+const MAX_PHRASES = 16;
 /** How many lines are linked at most: the failures' details, not a second output. */
 const MAX_LINKED = 8;
 /** How many lines one name links: a failure's details are in a place or two, not in every line that names it. */
@@ -31,18 +33,21 @@ const COMMENT = /^\s*#\s+/;
 /** A word that may be a name: letters, digits, `_` and inner `-`. */
 const WORD = /[A-Za-z_][\w-]*\w/g;
 /** A check's name in one word: an identifier (`test_change`, `TestEvolve`, `from-minutes`), no prose word. */
-const IDENT = /^(?=.{6})(?:.*[_\d]|.+-.|.*[a-z][A-Z])/;
+const IDENT = /[_\d-]|[a-z][A-Z]/;
 /** A path names a file, not a check: a test id's members after `::` do (`a/t.py::T::test_x`). */
 const PATH = /\S*[/\\]\S*/g;
 const MARK =
   /^\s*(?:not ok|FAIL(?:ED)?:?|ERROR:?|---\s*FAIL:?)\s*(?:\d+\s*)?-?\s*|\s*(?:\.\.\.\s*)?(?:FAIL(?:ED)?|ERROR|failed)\s*(?:\[[^\]]*\]|\([^)]*\))?\s*$/g;
 
-/** The one-word names of a line. */
-function namesOf(text: string, failing = false): Set<string> {
-  const out = new Set<string>();
+const NONE: readonly string[] = [];
+
+/** The one-word names of a line, each once. */
+function namesOf(text: string, failing = false): readonly string[] {
   const words = failing ? text.replace(PATH, (p) => p.split('::').slice(1).join(' ')) : text;
-  for (const w of words.match(WORD) ?? []) if (IDENT.test(w) && /[a-z]/.test(w)) out.add(w);
-  return out;
+  const out: string[] = [];
+  for (const w of words.match(WORD) ?? NONE)
+    if (w.length >= 6 && IDENT.test(w) && /[a-z]/.test(w) && !out.includes(w)) out.push(w);
+  return out.length > 0 ? out : NONE;
 }
 
 /** A failing check's name in words (`... and stringification works`): its text but for its mark. */
@@ -62,6 +67,13 @@ const failing = (text: string) => failMarked(text) && FAIL_WORD.test(text) && !V
 /** A frame of a stack: it carries every test's name that runs through it. */
 const FRAME = /^\s*(?:at|File|in|from)\s/;
 
+/** Whether 2 to MAX_CARRIERS lines hold `phrase` (counting stops past that). */
+function fewCarry(lines: readonly { text: string }[], phrase: string): boolean {
+  let n = 0;
+  for (const l of lines) if (l.text.includes(phrase) && ++n > MAX_CARRIERS) return false;
+  return n >= 2;
+}
+
 /** Whether a word says something on its own (a severity or count word): no check's name. */
 const saysSomething = (word: string) => scoreLine(`${word} x`).score > 0;
 
@@ -78,26 +90,28 @@ export function namesakes(lines: readonly { line: number; text: string }[], succ
   const wanted = new Set<string>();
   const phrases = new Set<string>();
   for (const l of lines.filter((x) => failing(x.text)).slice(0, MAX_FAILING)) {
-    for (const w of namesOf(l.text, true)) {
+    const own = namesOf(l.text, true);
+    for (const w of own) {
       const n = carriers.get(w) ?? 0;
       if (n >= 2 && n <= MAX_CARRIERS && !saysSomething(w)) wanted.add(w);
     }
+    // A check named in prose only (`... and stringification works`) is looked for by its words.
+    if (own.length > 0) continue;
     const p = phraseOf(l.text);
-    if (p === undefined || phrases.has(p)) continue;
-    const n = lines.reduce((k, x) => k + (x.text.includes(p) ? 1 : 0), 0);
-    if (n >= 2 && n <= MAX_CARRIERS) phrases.add(p);
+    if (p !== undefined && phrases.size < MAX_PHRASES && !phrases.has(p) && fewCarry(lines, p))
+      phrases.add(p);
   }
   const uses = new Map<string, number>();
+  const said = [...phrases];
   const carried = (text: string, i: number) => [
-    ...[...(names[i] as Set<string>)].filter((w) => wanted.has(w)),
-    ...[...phrases].filter((p) => text.includes(p)),
+    ...(names[i] as readonly string[]).filter((w) => wanted.has(w)),
+    ...said.filter((p) => text.includes(p)),
   ];
   const linked = new Set<number>();
   lines.forEach((l, i) => {
-    if (linked.size >= MAX_LINKED || l.text.length > MAX_WIDTH || failing(l.text)) return;
-    if (FRAME.test(l.text) || isPassLine(l.text)) return;
+    if (linked.size >= MAX_LINKED || l.text.length > MAX_WIDTH) return;
     const by = carried(l.text, i).filter((w) => (uses.get(w) ?? 0) < PER_NAME);
-    if (by.length === 0) return;
+    if (by.length === 0 || failing(l.text) || FRAME.test(l.text) || isPassLine(l.text)) return;
     // Read past a comment mark, as a tag (see tags.ts): `#   Failed test 'x'` leads with its word.
     const sev = severity(l.text.replace(COMMENT, ''), success);
     if (sev >= ERROR || (sev === 0 ? !isLocation(l.text) : sev < SAYS)) return;
