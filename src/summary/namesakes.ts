@@ -63,7 +63,7 @@ function phraseOf(text: string): string | undefined {
 const FAIL_WORD = /\bnot ok\b|\bFAIL(?:ED)?\b|\bfailed\b/;
 /** A value that reads as a mark (`level = ERROR`, `RuntimeError: FAIL`): no check's outcome. */
 const VALUE = /[:=]\s*(?:FAIL(?:ED)?|ERROR|failed)\s*$/;
-const failing = (text: string) => failMarked(text) && FAIL_WORD.test(text) && !VALUE.test(text);
+const failing = (text: string) => FAIL_WORD.test(text) && failMarked(text) && !VALUE.test(text);
 /** A frame of a stack: it carries every test's name that runs through it. */
 const FRAME = /^\s*(?:at|File|in|from)\s/;
 
@@ -84,12 +84,15 @@ const saysSomething = (word: string) => scoreLine(`${word} x`).score > 0;
  * MAX_CARRIERS lines carry it.
  */
 export function namesakes(lines: readonly { line: number; text: string }[], success: boolean): Set<number> {
+  // Most outputs have no failing check to name (a build's warnings, a log): nothing to read then.
+  const failures = lines.filter((x) => failing(x.text)).slice(0, MAX_FAILING);
+  if (failures.length === 0) return new Set();
   const names = lines.map((l) => namesOf(l.text));
   const carriers = new Map<string, number>();
   for (const set of names) for (const w of set) carriers.set(w, (carriers.get(w) ?? 0) + 1);
   const wanted = new Set<string>();
   const phrases = new Set<string>();
-  for (const l of lines.filter((x) => failing(x.text)).slice(0, MAX_FAILING)) {
+  for (const l of failures) {
     const own = namesOf(l.text, true);
     for (const w of own) {
       const n = carriers.get(w) ?? 0;
