@@ -25,6 +25,7 @@ import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
+import { slotRarity } from './slots.js';
 import { type Pending, spend } from './spend.js';
 import { untagged } from './tags.js';
 import {
@@ -461,7 +462,10 @@ export function select(
     ...[...held.values()].map((h) => ({ text: h.text, count: 1 })),
     ...c.candidates.filter((k) => !held.has(k.line)).map((k) => ({ text: k.text, count: k.count })),
   ]);
-  scoreHeld(held, sp, c.lines, opts, code);
+  // A held line's rare variable part (see slots.ts) is worth as much as a rare rule code.
+  const slot = slotRarity(held.values());
+  scoreHeld(held, sp, c.lines, opts, (t) => code(t) + slot.worth(t));
+  for (const h of held.values()) h.key += slot.tag(h.text);
   const units = [
     ...heldUnits(held, sp, c.lines, opts, cap),
     ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code),
