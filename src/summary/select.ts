@@ -20,6 +20,7 @@ import {
 } from './checks.js';
 import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
+import { liftEchoes } from './echo.js';
 import { repeatedFrames } from './frames.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
@@ -469,6 +470,7 @@ export function select(
   for (const h of held.values()) h.key += slot.tag(h.text);
   const outline = outlineOf(held.values());
   liftOutline(held.values(), outline);
+  liftEchoes(held.values());
   const units = [
     ...heldUnits(held, sp, c.lines, opts, cap),
     ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code),
