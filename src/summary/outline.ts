@@ -32,46 +32,47 @@ interface Line {
  * A line that may open a section: it starts with a word at the margin and names no place in
  * code (`In file included from lstate.h:17,` is where, not a part of the output).
  */
-const opens = (text: string) => /^[A-Za-z]/.test(text) && !isLocation(text) && !/:\d|\bline \d/i.test(text);
+const opens = (text: string) => /^[A-Za-z]/.test(text) && !/:\d|\bline \d/i.test(text) && !isLocation(text);
 
 /** The numbers of the lines that open an output's sections (see above). */
 export function outlineOf(lines: Iterable<Line>): Set<number> {
-  const byKey = new Map<string, number[]>();
-  const keyOf = new Map<number, string>();
-  const textOf = new Map<number, string>();
+  const all = [...lines];
+  const byKey = new Map<string, Line[]>();
   let first = Number.POSITIVE_INFINITY;
   let last = 0;
-  for (const l of lines) {
+  for (const l of all) {
     first = Math.min(first, l.line);
     last = Math.max(last, l.line);
-    keyOf.set(l.line, l.key);
-    textOf.set(l.line, l.text);
-    if (l.sev > 0 || !opens(l.text)) continue;
+    // (Whether a line opens a section is asked of the members of small templates only, below.)
+    if (l.sev > 0 || !/^[A-Za-z]/.test(l.text)) continue;
     const list = byKey.get(l.key);
-    if (list) list.push(l.line);
-    else byKey.set(l.key, [l.line]);
+    if (list) list.push(l);
+    else byKey.set(l.key, [l]);
   }
   const span = last - first + 1;
-  const outlines = new Map<string, number[]>();
+  const outlines = new Map<string, Line[]>();
   for (const [key, members] of byKey) {
     const m = members.length;
     if (m < MIN_MEMBERS || m > MAX_MEMBERS) continue;
     // Far apart, on average, and across much of the output.
-    const from = members[0] as number;
-    const to = members[m - 1] as number;
+    const from = (members[0] as Line).line;
+    const to = (members[m - 1] as Line).line;
     if (span / m < MIN_SECTION || to - from < span / 2) continue;
     // Each part is a file or a directory: most members name one (a line of code names none).
-    if (members.filter((n) => namesFile(textOf.get(n) ?? '')).length * 2 < m) continue;
+    if (members.filter((l) => namesFile(l.text)).length * 2 < m) continue;
+    if (!members.every((l) => opens(l.text))) continue;
     outlines.set(key, members);
   }
   const out = new Set<number>();
+  if (outlines.size === 0) return out;
+  const keyOf = new Map(all.map((l) => [l.line, l.key]));
   for (const [key, members] of outlines) {
     // Always right under another outline's member: that member's header, not a section of its own.
-    const under = members.every((n) => {
-      const above = keyOf.get(n - 1);
+    const under = members.every((l) => {
+      const above = keyOf.get(l.line - 1);
       return above !== undefined && above !== key && outlines.has(above);
     });
-    if (!under) for (const n of members) out.add(n);
+    if (!under) for (const l of members) out.add(l.line);
   }
   return out;
 }

@@ -38,23 +38,29 @@ const exact = (word: string) => (/^[-+]?\d+$/.test(word) ? word : shapeOf(word))
 /** How surprising each value of one column is, in bits (0 when the column has no norm). */
 function columnBits(values: string[]): Map<string, { bits: number; as: string }> | undefined {
   const n = values.length;
-  // A column of paths or long words holds names (a file, a message): it has no norm to break.
-  if (values.some((v) => v.length > MAX_VALUE || /[/\\]/.test(v))) return undefined;
+  // Each distinct value once: most columns hold a few values many times.
+  const raw = new Map<string, number>();
+  let digits = false;
+  for (const v of values) {
+    // A column of paths or long words holds names (a file, a message): it has no norm to break.
+    if (v.length > MAX_VALUE || v.includes('/') || v.includes('\\')) return undefined;
+    raw.set(v, (raw.get(v) ?? 0) + 1);
+    digits ||= hasDigit(v);
+  }
+  // A constant column has no value to break it; one without digits holds words, not quantities.
+  if (raw.size < 2 || !digits) return undefined;
   for (const view of [exact, shapeOf]) {
     const counts = new Map<string, number>();
-    for (const v of values) {
-      const k = view(v);
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
+    for (const [v, c] of raw) counts.set(view(v), (counts.get(view(v)) ?? 0) + c);
     if (counts.size < 2) return undefined;
     let norm = '';
     for (const [k, c] of counts) if (c > (counts.get(norm) ?? 0)) norm = k;
     if ((counts.get(norm) ?? 0) < NORM * n) continue;
     // A norm and a value that break it are quantities (a status, a size, a count): words that
     // differ are names, or another line the miner took for a member.
-    if (!values.some((v) => view(v) === norm && hasDigit(v))) return undefined;
+    if (![...raw.keys()].some((v) => view(v) === norm && hasDigit(v))) return undefined;
     const bits = new Map<string, { bits: number; as: string }>();
-    for (const v of values) {
+    for (const v of raw.keys()) {
       const c = counts.get(view(v)) ?? n;
       if (c <= RARE * n && hasDigit(v)) bits.set(v, { bits: Math.log2(n / c), as: view(v) });
     }
@@ -75,30 +81,33 @@ export interface SlotRarity {
  * whose every part is as its template's members have it.
  */
 export function slotRarity(lines: Iterable<Line>): SlotRarity {
-  const groups = new Map<string, string[][]>();
-  for (const { text, key } of lines) {
+  const all = [...lines];
+  // Only a template of MIN_MEMBERS lines or more has columns with a norm: the others are not split.
+  const size = new Map<string, number>();
+  for (const { key } of all) size.set(key, (size.get(key) ?? 0) + 1);
+  const groups = new Map<string, { text: string; words: string[] }[]>();
+  for (const { text, key } of all) {
+    if ((size.get(key) ?? 0) < MIN_MEMBERS) continue;
     const words = wordsOf(text);
     const g = `${key}\u0000${words.length}`;
     const list = groups.get(g);
-    if (list) list.push(words);
-    else groups.set(g, [words]);
+    if (list) list.push({ text, words });
+    else groups.set(g, [{ text, words }]);
   }
   const rare = new Map<string, { worth: number; tag: string }>();
   for (const members of groups.values()) {
     if (members.length < MIN_MEMBERS) continue;
-    const width = (members[0] as string[]).length;
+    const width = (members[0] as { words: string[] }).words.length;
     for (let j = 0; j < width; j++) {
-      const bits = columnBits(members.map((m) => m[j] as string));
+      const bits = columnBits(members.map((m) => m.words[j] as string));
       if (!bits) continue;
       for (const m of members) {
-        const b = bits.get(m[j] as string);
+        const b = bits.get(m.words[j] as string);
         if (b === undefined) continue;
-        const text = m.join(' ');
         const worth = Math.min(MAX_WORTH, b.bits / 2);
-        if (worth > (rare.get(text)?.worth ?? 0)) rare.set(text, { worth, tag: `\u0000${j}:${b.as}` });
+        if (worth > (rare.get(m.text)?.worth ?? 0)) rare.set(m.text, { worth, tag: `\u0000${j}:${b.as}` });
       }
     }
   }
-  const of = (text: string) => (rare.size === 0 ? undefined : rare.get(wordsOf(text).join(' ')));
-  return { worth: (text) => of(text)?.worth ?? 0, tag: (text) => of(text)?.tag ?? '' };
+  return { worth: (text) => rare.get(text)?.worth ?? 0, tag: (text) => rare.get(text)?.tag ?? '' };
 }
