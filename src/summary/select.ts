@@ -20,13 +20,16 @@ import {
 } from './checks.js';
 import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
+import { liftEchoes } from './echo.js';
 import { repeatedFrames } from './frames.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { mineTemplates } from './mine.js';
 import { linkNamesakes } from './namesakes.js';
+import { liftOutline, outlineDecay, outlineOf } from './outline.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
-import { type Pending, spend } from './spend.js';
+import { slotRarity } from './slots.js';
+import { type Pending, RESERVED, reserve, spend } from './spend.js';
 import { untagged } from './tags.js';
 import {
   damp,
@@ -465,11 +468,18 @@ export function select(
     ...[...held.values()].map((h) => ({ text: h.text, count: 1 })),
     ...c.candidates.filter((k) => !held.has(k.line)).map((k) => ({ text: k.text, count: k.count })),
   ]);
-  scoreHeld(held, sp, c.lines, opts, code);
+  // A held line's rare variable part (see slots.ts) is worth as much as a rare rule code.
+  const slot = slotRarity(held.values());
+  scoreHeld(held, sp, c.lines, opts, (t) => code(t) + slot.worth(t));
+  for (const h of held.values()) h.key += slot.tag(h.text);
+  const outline = outlineOf(held.values());
+  liftOutline(held.values(), outline);
+  liftEchoes(held.values());
   const units = [
     ...heldUnits(held, sp, c.lines, opts, cap),
     ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code, named),
   ];
+  outlineDecay(units, outline);
   markNew(units, c.newLines);
   const verdict = verdictLine(held.values(), c.lines);
   reserve(units, verdict, RESERVED);
@@ -483,15 +493,4 @@ export function select(
   if (said.length > 0 && opts.tailRatio < 1 && opts.success) reserve(units, Math.min(...said), RESERVED / 2);
   if (said.length > 0 && opts.tailRatio > 0) reserve(units, Math.max(...said), RESERVED / 2);
   return spend(units, room, c.lines);
-}
-
-/** Worth above any other: the verdict line is chosen first, whatever the news, then the ends. */
-const RESERVED = 1e6;
-
-/** The smallest unit of `line` is chosen before any worth less than `worth`. */
-function reserve(units: Pending[], line: number | undefined, worth: number): void {
-  if (line === undefined) return;
-  let best: Pending | undefined;
-  for (const u of units) if (u.line === line && (!best || u.entries.length < best.entries.length)) best = u;
-  if (best) best.score += worth;
 }

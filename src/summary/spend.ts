@@ -256,3 +256,14 @@ function fitting(chosen: Unit[], room: number, total: number): Entry[] {
   }
   return entries;
 }
+
+/** Worth above any other: the verdict line is chosen first, whatever the news, then the ends. */
+export const RESERVED = 1e6;
+
+/** The smallest unit of `line` is chosen before any worth less than `worth`. */
+export function reserve(units: Pending[], line: number | undefined, worth: number): void {
+  if (line === undefined) return;
+  let best: Pending | undefined;
+  for (const u of units) if (u.line === line && (!best || u.entries.length < best.entries.length)) best = u;
+  if (best) best.score += worth;
+}

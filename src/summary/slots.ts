@@ -1,0 +1,113 @@
+/**
+ * Within a template, the member whose variable parts are rare: the one `500` among 250 `200`s of
+ * an access log, the one `4.1MB` among the `kB` sizes of a package listing, the one `FAILED`
+ * among `PASSED`. The members of a template (same key, same number of words) are aligned word by
+ * word; a position whose values are mostly one (by exact value, or else by its shape with digits
+ * masked) and rarely another is a column with a norm, and a member that breaks the norm is worth
+ * the surprisal of its value. A column of names (all different) says nothing.
+ *
+ * It reads the bounded set of lines the summary chooses from, never every line of the output.
+ */
+
+/** A template needs this many members before a column has a norm. */
+const MIN_MEMBERS = 8;
+/** The share of a column's commonest value that makes it the norm. */
+const NORM = 0.6;
+/** The most a value may have of a column's members and still be rare. */
+const RARE = 0.1;
+/** The longest value of a column with a norm: a status, a size, a code, a mark. */
+const MAX_VALUE = 16;
+/** The most worth a rare value adds. */
+const MAX_WORTH = 3;
+
+interface Line {
+  text: string;
+  key: string;
+}
+
+const hasDigit = (word: string) => /\d/.test(word);
+const wordsOf = (text: string) => text.trim().split(/\s+/);
+const shapeOf = (word: string) => word.replace(/\d+/g, '#');
+/**
+ * A number by its exact value (a status, a return value, a code); any other word by its shape,
+ * digits masked: a time, a version, a duration change as a clock or a counter does, and only
+ * their unit or their form (`4.1MB` among `#kB`) can break a norm.
+ */
+const exact = (word: string) => (/^[-+]?\d+$/.test(word) ? word : shapeOf(word));
+
+/** How surprising each value of one column is, in bits (0 when the column has no norm). */
+function columnBits(values: string[]): Map<string, { bits: number; as: string }> | undefined {
+  const n = values.length;
+  // Each distinct value once: most columns hold a few values many times.
+  const raw = new Map<string, number>();
+  let digits = false;
+  for (const v of values) {
+    // A column of paths or long words holds names (a file, a message): it has no norm to break.
+    if (v.length > MAX_VALUE || v.includes('/') || v.includes('\\')) return undefined;
+    raw.set(v, (raw.get(v) ?? 0) + 1);
+    digits ||= hasDigit(v);
+  }
+  // A constant column has no value to break it; one without digits holds words, not quantities.
+  if (raw.size < 2 || !digits) return undefined;
+  for (const view of [exact, shapeOf]) {
+    const counts = new Map<string, number>();
+    for (const [v, c] of raw) counts.set(view(v), (counts.get(view(v)) ?? 0) + c);
+    if (counts.size < 2) return undefined;
+    let norm = '';
+    for (const [k, c] of counts) if (c > (counts.get(norm) ?? 0)) norm = k;
+    if ((counts.get(norm) ?? 0) < NORM * n) continue;
+    // A norm and a value that break it are quantities (a status, a size, a count): words that
+    // differ are names, or another line the miner took for a member.
+    if (![...raw.keys()].some((v) => view(v) === norm && hasDigit(v))) return undefined;
+    const bits = new Map<string, { bits: number; as: string }>();
+    for (const v of raw.keys()) {
+      const c = counts.get(view(v)) ?? n;
+      if (c <= RARE * n && hasDigit(v)) bits.set(v, { bits: Math.log2(n / c), as: view(v) });
+    }
+    return bits;
+  }
+  return undefined;
+}
+
+/** A rare part's worth, and a tag for it: a member with a rare value is a template of its own. */
+export interface SlotRarity {
+  worth(text: string): number;
+  /** `''`, or the column and the value that breaks its norm (appended to the template's key). */
+  tag(text: string): string;
+}
+
+/**
+ * The worth of each line's rarest variable part, by its text: at most MAX_WORTH, 0 for a line
+ * whose every part is as its template's members have it.
+ */
+export function slotRarity(lines: Iterable<Line>): SlotRarity {
+  const all = [...lines];
+  // Only a template of MIN_MEMBERS lines or more has columns with a norm: the others are not split.
+  const size = new Map<string, number>();
+  for (const { key } of all) size.set(key, (size.get(key) ?? 0) + 1);
+  const groups = new Map<string, { text: string; words: string[] }[]>();
+  for (const { text, key } of all) {
+    if ((size.get(key) ?? 0) < MIN_MEMBERS) continue;
+    const words = wordsOf(text);
+    const g = `${key}\u0000${words.length}`;
+    const list = groups.get(g);
+    if (list) list.push({ text, words });
+    else groups.set(g, [{ text, words }]);
+  }
+  const rare = new Map<string, { worth: number; tag: string }>();
+  for (const members of groups.values()) {
+    if (members.length < MIN_MEMBERS) continue;
+    const width = (members[0] as { words: string[] }).words.length;
+    for (let j = 0; j < width; j++) {
+      const bits = columnBits(members.map((m) => m.words[j] as string));
+      if (!bits) continue;
+      for (const m of members) {
+        const b = bits.get(m.words[j] as string);
+        if (b === undefined) continue;
+        const worth = Math.min(MAX_WORTH, b.bits / 2);
+        if (worth > (rare.get(m.text)?.worth ?? 0)) rare.set(m.text, { worth, tag: `\u0000${j}:${b.as}` });
+      }
+    }
+  }
+  return { worth: (text) => rare.get(text)?.worth ?? 0, tag: (text) => rare.get(text)?.tag ?? '' };
+}
