@@ -68,7 +68,8 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
       enqueue(q);
       continue;
     }
-    if (preferDistinct(q, shownFine)) {
+    // (A unit whose line is shown brings the rest of its block: it is no second copy.)
+    if (!shown.has(unit.line) && preferDistinct(q, shownFine)) {
       enqueue(q);
       continue;
     }
