@@ -5,6 +5,7 @@
  * and its parent header (the nearest less-indented line above: the file a linter's finding
  * belongs to, the test a failure is in).
  */
+import { sameRecord } from './record.js';
 import { isLocation, shape } from './salience.js';
 import { isOwnLocation } from './worth.js';
 
@@ -238,10 +239,14 @@ const INTRODUCED = 3;
  * what it introduces (`…the following parameter of f(int mode) is not documented:` above
  * `  parameter 'mode'`).
  */
-export function introduced(at: LineAt, n: number): number[] {
+export function introduced(at: LineAt, n: number, raw: LineAt = at): number[] {
   const text = at(n);
-  if (text === undefined || !/:\s*$/.test(text)) return [];
+  if (text === undefined) return [];
   const out: number[] = [];
+  // The rest of its log record (see record.ts), read with the prefix a tag may be (tags.ts).
+  const own = raw(n) ?? '';
+  for (let k = n + 1; k <= n + INTRODUCED && sameRecord(own, raw(k) ?? ''); k++) out.push(k);
+  if (out.length > 0 || !/:\s*$/.test(text)) return out;
   for (let k = n + 1; k <= n + INTRODUCED; k++) {
     const next = at(k);
     if (next === undefined || blank(next) || indentOf(next) <= indentOf(text)) break;

@@ -301,7 +301,7 @@ function singleHeld(
   const first = shape(view(h.line) ?? h.text, 1);
   const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
   const block =
-    h.sev >= 6 ? blockOf(view, h.line, isHeader, helper) : h.sev > 0 ? introduced(view, h.line) : [];
+    h.sev >= 6 ? blockOf(view, h.line, isHeader, helper) : h.sev > 0 ? introduced(view, h.line, textAt) : [];
   for (const k of block) {
     const b = held.get(k) as Held;
     entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
