@@ -270,7 +270,8 @@ const repeatOf = (line: number, n: number): Entry => ({
 
 function pending(h: Held, entries: Entry[], worth: number, decay: number): Pending {
   const bonus = h.isNew ? h.bonus : 0;
-  return { entries, score: worth + bonus, line: h.line, key: h.key, bonus, main: h.text, decay };
+  const salient = h.sev > 0 ? { salient: true } : {};
+  return { entries, score: worth + bonus, line: h.line, key: h.key, bonus, main: h.text, decay, ...salient };
 }
 
 /** One held line, with its block and parent header when it is salient. */
