@@ -5,6 +5,7 @@
  * and its parent header (the nearest less-indented line above: the file a linter's finding
  * belongs to, the test a failure is in).
  */
+import { sameRecord } from './record.js';
 import { isLocation, shape } from './salience.js';
 import { isOwnLocation } from './worth.js';
 
@@ -172,6 +173,22 @@ function shortTitle(at: LineAt, k: number, indent: number): number | undefined {
 const SHORT_TITLE = 3;
 
 /**
+ * The rest of a title's paragraph when the title was found across a blank line (see
+ * shortTitle): the deeper lines under it that name the failing test (`  1) context`, then
+ * `       provides the correct classes:`, a blank line, the message).
+ */
+function titlePath(at: LineAt, parent: number, n: number): number[] {
+  if (parent >= n - 2 || n - 2 - parent >= SHORT_TITLE || !blank(at(n - 1) ?? '')) return [];
+  const path: number[] = [];
+  for (let k = parent + 1; k < n - 1; k++) {
+    const text = at(k);
+    if (text === undefined || blank(text) || indentOf(text) <= indentOf(at(parent) ?? '')) return [];
+    path.push(k);
+  }
+  return path;
+}
+
+/**
  * The frame a plain code line sits under, directly above it and less indented, in the project's
  * own files: `  File "t.py", line 171, in test` above `    assert f(x) == 2`. Without it the
  * code line says what, not where.
@@ -189,6 +206,8 @@ export function frameAbove(at: LineAt, n: number): number[] {
 export function parentsOf(at: LineAt, n: number): number[] {
   const parent = parentOf(at, n);
   if (parent === undefined) return [];
+  const path = titlePath(at, parent, n);
+  if (path.length > 0) return [parent, ...path];
   const indent = indentOf(at(parent) ?? '');
   for (let k = parent - 1; k >= Math.max(1, parent - 2); k--) {
     const above = at(k);
@@ -210,4 +229,28 @@ export function introducer(at: LineAt, n: number): number[] {
   const above = at(n - 1);
   if (text === undefined || above === undefined || blank(above) || !/:\s*$/.test(above)) return [];
   return indentOf(above) >= indentOf(text) || n - 1 === 0 ? [n - 1] : [];
+}
+
+/** How many lines a line ending with a colon brings (see introduced). */
+const INTRODUCED = 3;
+
+/**
+ * What a lesser salient line brings when it ends with a colon: the deeper lines right under it,
+ * what it introduces (`…the following parameter of f(int mode) is not documented:` above
+ * `  parameter 'mode'`).
+ */
+export function introduced(at: LineAt, n: number, raw: LineAt = at): number[] {
+  const text = at(n);
+  if (text === undefined) return [];
+  const out: number[] = [];
+  // The rest of its log record (see record.ts), read with the prefix a tag may be (tags.ts).
+  const own = raw(n) ?? '';
+  for (let k = n + 1; k <= n + INTRODUCED && sameRecord(own, raw(k) ?? ''); k++) out.push(k);
+  if (out.length > 0 || !/:\s*$/.test(text)) return out;
+  for (let k = n + 1; k <= n + INTRODUCED; k++) {
+    const next = at(k);
+    if (next === undefined || blank(next) || indentOf(next) <= indentOf(text)) break;
+    out.push(k);
+  }
+  return out;
 }

@@ -456,7 +456,7 @@ export class Collector {
       if (guarded || at < HASH_ALL_BYTES - this.scanned) this.hashPlain(work, at, end, n);
       const c = p.candidate;
       const wrapped = n === c.line + 1 && continues(c.text, lineText);
-      if (c.count <= 1 && c.attached.length < 4 && (wrapped || belongs(lineText, c)))
+      if (c.count <= 1 && c.attached.length < 4 && (wrapped || belongs(lineText, c, n)))
         c.attached.push({ line: n, text: lineText });
       at = end + 1;
       n++;

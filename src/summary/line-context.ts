@@ -6,6 +6,7 @@
 import { isBlockDetail } from './blocks.js';
 import { cleanLine } from './clean.js';
 import type { Candidate, NumberedLine } from './collected.js';
+import { sameRecord } from './record.js';
 import { isLocation } from './salience.js';
 import { isOwnLocation } from './worth.js';
 
@@ -71,10 +72,13 @@ const NAMES_FILE = /[\\/]|\w\.[A-Za-z]\w*\b/;
 
 /**
  * A line under an error that says where or why: a location (the first in the project's own
- * files), an assertion's expected and received values, a diff marker.
+ * files), an assertion's expected and received values, a diff marker, the next line of its log
+ * record (`line` is its number).
  */
-export function belongs(text: string, error: Candidate): boolean {
+export function belongs(text: string, error: Candidate, line: number): boolean {
   if (isBlockDetail(text)) return true;
+  // The next line of its log record (see record.ts).
+  if (line === (error.attached.at(-1)?.line ?? error.line) + 1 && sameRecord(error.text, text)) return true;
   if (!isLocation(text)) return false;
   return (
     error.attached.every((a) => !isOwnLocation(a.text)) &&

@@ -8,7 +8,7 @@
  */
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
-import { blockOf, frameAbove, introducer, parentsOf } from './blocks.js';
+import { blockOf, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
 import {
   CHECK_DECAY,
   CHECK_SEVERITY,
@@ -274,7 +274,8 @@ const repeatOf = (line: number, n: number): Entry => ({
 
 function pending(h: Held, entries: Entry[], worth: number, decay: number): Pending {
   const bonus = h.isNew ? h.bonus : 0;
-  return { entries, score: worth + bonus, line: h.line, key: h.key, bonus, main: h.text, decay };
+  const salient = h.sev > 0 ? { salient: true } : {};
+  return { entries, score: worth + bonus, line: h.line, key: h.key, bonus, main: h.text, decay, ...salient };
 }
 
 /** One held line, with its block and parent header when it is salient. */
@@ -299,15 +300,16 @@ function singleHeld(
   const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
-  if (h.sev >= 6) {
-    // The next header: an error as severe that names a place of its own, or that starts as this
-    // one does (the next failure); an error message under a failure's title is its block.
-    const first = shape(view(h.line) ?? h.text, 1);
-    const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
-    for (const k of blockOf(view, h.line, isHeader, helper)) {
-      const b = held.get(k) as Held;
-      entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
-    }
+  // The next header: an error as severe that names a place of its own, or that starts as this
+  // one does (the next failure); an error message under a failure's title is its block. A
+  // lesser line brings what it introduces (see introduced).
+  const first = shape(view(h.line) ?? h.text, 1);
+  const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
+  const block =
+    h.sev >= 6 ? blockOf(view, h.line, isHeader, helper) : h.sev > 0 ? introduced(view, h.line, textAt) : [];
+  for (const k of block) {
+    const b = held.get(k) as Held;
+    entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
   }
   const decay = decayFor(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1, h.check === true);
   const noted = (u: Pending): Pending => (note ? { ...u, note } : u);

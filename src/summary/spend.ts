@@ -3,6 +3,7 @@
  * template: once `k` members of a template are shown, the next is worth less (an error at a
  * location of its own keeps more), but never its bonus for being new since the last run.
  */
+import { rankMembers } from './alike.js';
 import { assemble, type Entry, entryCost, MARKER_COST, size, type Unit } from './assemble.js';
 import { template } from './salience.js';
 
@@ -14,6 +15,8 @@ export interface Pending extends Unit {
   decay: number;
   /** The `[×N like this…]` note on the main line: said once per template. */
   note?: string;
+  /** Whether its main line is salient (see alike.ts). */
+  salient?: boolean;
 }
 
 /** What a unit is worth once `taken` members of its template are shown. */
@@ -68,7 +71,8 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
       enqueue(q);
       continue;
     }
-    if (preferDistinct(q, shownFine)) {
+    // (A unit whose line is shown brings the rest of its block: it is no second copy.)
+    if (!shown.has(unit.line) && preferDistinct(q, shownFine)) {
       enqueue(q);
       continue;
     }
@@ -167,17 +171,12 @@ function queues(units: Pending[]): Slot[] {
   }
   const slots: Slot[] = [];
   for (const list of byGroup.values()) {
-    // Within a template, of members worth about as much, the shorter says as much for less.
-    const rank = (u: Pending) => u.score - u.main.length / MEMBER_COST;
-    list.sort((x, y) => rank(y) - rank(x) || x.line - y.line);
+    rankMembers(list);
     const head = list[0] as Pending;
     slots.push({ q: { units: list, next: 0, version: 0 }, s: head.score, k: 0, version: 0, line: head.line });
   }
   return slots;
 }
-
-/** Worth lost per character by a member of a template against the others (see queues). */
-const MEMBER_COST = 1000;
 
 /** A unit worth less than this says nothing worth its bytes: the rest of the room stays empty. */
 const MIN_WORTH = 0.05;
