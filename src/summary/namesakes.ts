@@ -129,6 +129,7 @@ export function linkNamesakes(
   lines: readonly { line: number; text: string }[],
   success: boolean,
 ): Set<number> {
+  if (!lines.some((l) => failing(l.text))) return new Set();
   const byLine = new Map<number, { line: number; text: string }>();
   for (const l of lines) if (!byLine.has(l.line)) byLine.set(l.line, l);
   return namesakes(

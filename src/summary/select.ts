@@ -23,12 +23,12 @@ import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { liftEchoes } from './echo.js';
 import { repeatedFrames } from './frames.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
-import { mineTemplates } from './mine.js';
 import { linkNamesakes } from './namesakes.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
 import { slotRarity } from './slots.js';
+import { type KeyOf, mineKeys, type Span, spans } from './spans.js';
 import { type Pending, RESERVED, reserve, spend } from './spend.js';
 import { untagged } from './tags.js';
 import {
@@ -64,73 +64,8 @@ interface Held {
   check?: boolean;
 }
 
-/** How many lines share a template, and the first and last of them. */
-interface Span {
-  count: number;
-  /** How many distinct lines (by fine template): a failure reported twice is one failure. */
-  distinct: number;
-  first: number;
-  last: number;
-}
-
 /** The worth of a line's rule code being rare (see codes.ts). */
 type CodeWorth = (text: string) => number;
-
-/** A line's template key (see mine.ts). */
-type KeyOf = (text: string) => string;
-
-/** Mines the templates of the held lines and the candidates together, in line order. */
-function mineKeys(held: Map<number, Held>, candidates: Candidate[]): KeyOf {
-  const lines: { line: number; text: string; kind: string }[] = [];
-  for (const h of held.values()) lines.push({ line: h.line, text: h.text, kind: scoreLine(h.text).kind });
-  for (const c of candidates) lines.push({ line: c.line, text: c.text, kind: c.kind });
-  lines.sort((a, b) => a.line - b.line);
-  const keys = mineTemplates(lines);
-  return (text) => keys.get(text) ?? template(text);
-}
-
-/**
- * How many lines each template has: per fine template (quoted names kept), the more of the held
- * lines and the collector's count over the whole output (which includes the held lines), summed
- * over the fine templates of a mined one.
- */
-function spans(held: Map<number, Held>, candidates: Candidate[], keyOf: KeyOf): Map<string, Span> {
-  const fine = new Map<string, Omit<Span, 'distinct'> & { key: string }>();
-  const add = (f: string, key: string, count: number, first: number, last: number, max: boolean) => {
-    const s = fine.get(f);
-    if (!s) fine.set(f, { key, count, first, last });
-    else {
-      s.count = max ? Math.max(s.count, count) : s.count + count;
-      s.first = Math.min(s.first, first);
-      s.last = Math.max(s.last, last);
-    }
-  };
-  for (const h of held.values()) add(template(h.text, true), h.key, 1, h.line, h.line, false);
-  const groups = new Map<string, Omit<Span, 'distinct'> & { key: string }>();
-  for (const c of candidates) {
-    const f = template(c.text, true);
-    const g = groups.get(f);
-    if (!g) groups.set(f, { key: keyOf(c.text), count: c.count, first: c.line, last: c.lastLine });
-    else {
-      g.count += c.count;
-      g.first = Math.min(g.first, c.line);
-      g.last = Math.max(g.last, c.lastLine);
-    }
-  }
-  for (const [f, g] of groups) add(f, g.key, g.count, g.first, g.last, true);
-  const out = new Map<string, Span>();
-  for (const s of fine.values()) {
-    const o = out.get(s.key);
-    if (!o) out.set(s.key, { count: s.count, distinct: 1, first: s.first, last: s.last });
-    else {
-      o.count += s.count;
-      o.distinct++;
-      o.first = Math.min(o.first, s.first);
-      o.last = Math.max(o.last, s.last);
-    }
-  }
-  return out;
-}
 
 function holdLines(c: Collected, shield: Shield, cap: number, opts: SelectOptions): Map<number, Held> {
   const known = knownLines(c, shield);
@@ -300,13 +235,14 @@ function singleHeld(
   const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
-  // The next header: an error as severe that names a place of its own, or that starts as this
-  // one does (the next failure); an error message under a failure's title is its block. A
-  // lesser line brings what it introduces (see introduced).
-  const first = shape(view(h.line) ?? h.text, 1);
-  const isHeader = (t: string) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
+  // An error's block runs to the next header (see nextHeader); a lesser line brings what it
+  // introduces (see introduced).
   const block =
-    h.sev >= 6 ? blockOf(view, h.line, isHeader, helper) : h.sev > 0 ? introduced(view, h.line, textAt) : [];
+    h.sev >= 6
+      ? blockOf(view, h.line, nextHeader(view(h.line) ?? h.text), helper)
+      : h.sev > 0
+        ? introduced(view, h.line, textAt)
+        : [];
   for (const k of block) {
     const b = held.get(k) as Held;
     entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
@@ -322,6 +258,15 @@ function singleHeld(
     noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)),
     noted(pending(h, [main], h.worth - (h.check ? 3 * ALONE_COST : ALONE_COST), decay)),
   ];
+}
+
+/**
+ * A header after an error: an error as severe that names a place of its own, or that starts as
+ * the error does (the next failure); an error message under a failure's title is its block.
+ */
+function nextHeader(error: string): (text: string) => boolean {
+  const first = shape(error, 1);
+  return (t) => severity(t, false) >= 10 && (isLocation(t) || shape(t, 1) === first);
 }
 
 /** The parent headers of a salient line, or else, for a failing check, its title (see checks.ts). */

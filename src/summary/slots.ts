@@ -38,17 +38,21 @@ const exact = (word: string) => (/^[-+]?\d+$/.test(word) ? word : shapeOf(word))
 /** How surprising each value of one column is, in bits (0 when the column has no norm). */
 function columnBits(values: string[]): Map<string, { bits: number; as: string }> | undefined {
   const n = values.length;
+  // First without counting (most columns are a template's constant words, or names): a column of
+  // paths or long words holds names (a file, a message) and has no norm to break; a constant
+  // column has no value to break it; one without digits holds words, not quantities.
+  let digits = false;
+  let varies = false;
+  const first = values[0];
+  for (const v of values) {
+    if (v.length > MAX_VALUE || v.includes('/') || v.includes('\\')) return undefined;
+    digits ||= hasDigit(v);
+    varies ||= v !== first;
+  }
+  if (!varies || !digits) return undefined;
   // Each distinct value once: most columns hold a few values many times.
   const raw = new Map<string, number>();
-  let digits = false;
-  for (const v of values) {
-    // A column of paths or long words holds names (a file, a message): it has no norm to break.
-    if (v.length > MAX_VALUE || v.includes('/') || v.includes('\\')) return undefined;
-    raw.set(v, (raw.get(v) ?? 0) + 1);
-    digits ||= hasDigit(v);
-  }
-  // A constant column has no value to break it; one without digits holds words, not quantities.
-  if (raw.size < 2 || !digits) return undefined;
+  for (const v of values) raw.set(v, (raw.get(v) ?? 0) + 1);
   for (const view of [exact, shapeOf]) {
     const counts = new Map<string, number>();
     for (const [v, c] of raw) counts.set(view(v), (counts.get(view(v)) ?? 0) + c);
