@@ -31,7 +31,8 @@ export function isBlockDetail(text: string): boolean {
   return DETAIL.test(text) || DIFF_MARK.test(text);
 }
 
-const indentOf = (text: string) => /^\s*/.exec(text)?.[0].length ?? 0;
+/** How many leading white-space characters a line has. */
+export const indentOf = (text: string) => text.length - text.trimStart().length;
 
 /**
  * Whether `next`, the line after `line`, is the rest of its message, wrapped: `line` ends on a

@@ -8,7 +8,7 @@
  */
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
-import { blockOf, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
+import { blockOf, frameAbove, indentOf, introduced, introducer, parentsOf } from './blocks.js';
 import {
   CHECK_DECAY,
   CHECK_SEVERITY,
@@ -114,8 +114,6 @@ function scoreHeld(
       position(h.line, total, opts.tailRatio);
   }
 }
-
-const indentOf = (text: string) => text.length - text.trimStart().length;
 
 /** Whether the next line is a passing check, indented deeper than `h`. */
 function titleOfPasses(held: Map<number, Held>, h: Held): boolean {
