@@ -6,7 +6,7 @@
  * belongs to, the test a failure is in).
  */
 import { sameRecord } from './record.js';
-import { isLocation, shape } from './salience.js';
+import { indentOf, isLocation, shape } from './salience.js';
 import { isOwnLocation } from './worth.js';
 
 /** Reads a held line's text by number; undefined when the line is not held. */
@@ -30,9 +30,6 @@ const PARENT_SPAN = 80;
 export function isBlockDetail(text: string): boolean {
   return DETAIL.test(text) || DIFF_MARK.test(text);
 }
-
-/** How many leading white-space characters a line has. */
-export const indentOf = (text: string) => text.length - text.trimStart().length;
 
 /**
  * Whether `next`, the line after `line`, is the rest of its message, wrapped: `line` ends on a

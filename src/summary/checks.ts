@@ -8,7 +8,7 @@
  * symbols, not a tool's format.
  */
 import { remembered } from '../memo.js';
-import { EXPECTED_FAILURE, shape, template } from './salience.js';
+import { EXPECTED_FAILURE, indentOf, shape, template } from './salience.js';
 
 /** What a line's end says after its progress or duration (`[ 34%]`, `(2.8ms)`, `0.01s`). */
 const TRAILER = /\s*(?:\[\s*\d+%\]|\(\s*\d[\d.]*\s*m?s\)|\[\s*\d[\d.]*\s*m?s\]|\d[\d.]*\s*m?s)\s*$/;
@@ -38,8 +38,6 @@ function outcomeOfLine(text: string): { slot: string; mark: Outcome } | null {
   return null;
 }
 
-const indent = (text: string) => text.length - text.trimStart().length;
-
 /** Whether a line bears a fail mark at its start or its end (`not ok 11 - x`, `x ... FAILED`). */
 export const failMarked = (text: string) => outcomeOf(text)?.mark === 'fail';
 
@@ -65,11 +63,11 @@ export function checksOf(lines: readonly string[]): Checks {
   for (const text of lines) {
     if (text.trim() === '') continue;
     const o = outcomeOf(text);
-    if (o?.mark === 'pass') bump(passes, `${indent(text)}|${o.slot}`);
+    if (o?.mark === 'pass') bump(passes, `${indentOf(text)}|${o.slot}`);
     else if (!o) bump(plain, shape(text, 1));
   }
   const marked = (text: string, o: { slot: string }) =>
-    (passes.get(`${indent(text)}|${o.slot}`) ?? 0) >= MIN_SIBLINGS;
+    (passes.get(`${indentOf(text)}|${o.slot}`) ?? 0) >= MIN_SIBLINGS;
   const unmarkedSiblings = (text: string, o: { slot: string }) =>
     o.slot === 'end' && (plain.get(shape(text, 1)) ?? 0) >= MIN_SIBLINGS;
   const failing = (text: string) => {
@@ -103,14 +101,14 @@ export function checkTitle(
 ): number | undefined {
   const text = at(n);
   if (text === undefined || !failing(text)) return undefined;
-  const own = indent(text);
+  const own = indentOf(text);
   const said = unmarked(text);
   // A check that names itself needs no title: one that says what its siblings say does.
   let alike = false;
   for (let k = n - 1; k >= Math.max(1, n - TITLE_SPAN); k--) {
     const above = at(k);
-    if (above === undefined || above.trim() === '' || indent(above) < own) return undefined;
-    if (indent(above) > own) continue;
+    if (above === undefined || above.trim() === '' || indentOf(above) < own) return undefined;
+    if (indentOf(above) > own) continue;
     if (outcomeOf(above)) {
       alike ||= unmarked(above) === said;
       continue;
@@ -140,7 +138,7 @@ const FRAMED = /^_+ +\S.*[A-Za-z]{2}.*\S +_+\s*$/;
  */
 export function isFailureTitle(text: string, next: string | undefined): boolean {
   if (FRAMED.test(text)) return true;
-  return NUMBERED.test(text) && next !== undefined && next.trim() !== '' && indent(next) > indent(text);
+  return NUMBERED.test(text) && next !== undefined && next.trim() !== '' && indentOf(next) > indentOf(text);
 }
 
 /** The severity of a numbered failure's title: as much as a failing check's name. */

@@ -1,4 +1,7 @@
 import { remembered } from '../memo.js';
+
+/** How many leading white-space characters a line has. */
+export const indentOf = (text: string) => text.length - text.trimStart().length;
 /**
  * Salience: how much a single cleaned output line is worth showing to an agent when it sits in
  * the elided middle of a long output. Pure and table-tested.

@@ -8,7 +8,7 @@
  */
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
-import { blockOf, frameAbove, indentOf, introduced, introducer, parentsOf } from './blocks.js';
+import { blockOf, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
 import {
   CHECK_DECAY,
   CHECK_SEVERITY,
@@ -26,7 +26,7 @@ import { cutAround, cutLine, knownLines } from './lines.js';
 import { linkNamesakes } from './namesakes.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
 import { inert, type Role } from './render.js';
-import { errorWordAt, isLocation, scoreLine, shape, template } from './salience.js';
+import { errorWordAt, indentOf, isLocation, scoreLine, shape, template } from './salience.js';
 import { slotRarity } from './slots.js';
 import { type KeyOf, mineKeys, type Span, spans } from './spans.js';
 import { type Pending, RESERVED, reserve, spend } from './spend.js';

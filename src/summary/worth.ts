@@ -4,7 +4,7 @@
  * (more for the project's own files than for a dependency's or the runtime's), verdict lines,
  * and its position (the end first, then the start).
  */
-import { isLocation, type Salience, scoreLine } from './salience.js';
+import { indentOf, isLocation, type Salience, scoreLine } from './salience.js';
 
 /**
  * A passing check: never news, whatever its name says (`✓ returns an error when…`). The marks
@@ -161,12 +161,11 @@ export function tallyBeside(at: (n: number) => string | undefined, verdict: numb
   if (verdict === undefined) return [];
   const own = at(verdict);
   if (own === undefined) return [];
-  const indent = (t: string) => t.length - t.trimStart().length;
   const out: number[] = [];
   for (const step of [-1, 1])
     for (let n = verdict + step, k = 0; k < TALLY_LINES; n += step, k++) {
       const text = at(n);
-      if (text === undefined || indent(text) !== indent(own)) break;
+      if (text === undefined || indentOf(text) !== indentOf(own)) break;
       const s = scoreLine(text);
       if (s.kind !== 'count' || s.score <= 0) break;
       out.push(n);
