@@ -22,6 +22,7 @@ import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { liftEchoes } from './echo.js';
 import { repeatedFrames } from './frames.js';
+import { kindRarity } from './kinds.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { linkNamesakes } from './namesakes.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
@@ -415,8 +416,11 @@ export function select(
   ]);
   // A held line's rare variable part (see slots.ts) is worth as much as a rare rule code.
   const slot = slotRarity(held.values());
-  scoreHeld(held, sp, c.lines, opts, (t) => code(t) + slot.worth(t));
-  for (const h of held.values()) h.key += slot.tag(h.text);
+  // A rare kind in the line's own words (see kinds.ts) is a rare rule code too, for the lines
+  // that say less than an error (an error's words already make it worth seeing).
+  const kind = kindRarity([...held.values()].filter((h) => h.sev < 6).map((h) => h.text));
+  scoreHeld(held, sp, c.lines, opts, (t) => Math.max(code(t), kind.worth(t)) + slot.worth(t));
+  for (const h of held.values()) h.key += slot.tag(h.text) + kind.tag(h.text);
   const outline = outlineOf(held.values());
   liftOutline(held.values(), outline);
   liftEchoes(held.values());
