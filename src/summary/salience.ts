@@ -1,4 +1,5 @@
 import { remembered } from '../memo.js';
+import { isSourceEcho } from './source-echo.js';
 
 /** How many leading white-space characters a line has. */
 export const indentOf = (text: string) => text.length - text.trimStart().length;
@@ -206,7 +207,7 @@ const scoreOfLine = remembered((line) => Object.freeze(scoreOf(line, [])));
 function scoreOf(line: string, hints: readonly string[]): Salience {
   // Empty, or a level tag alone (`[ERROR] `): nothing to read.
   if (line.length === 0 || /^\s*(?:\[\w+\]\s*)?$/.test(line)) return { kind: 'plain', score: 0 };
-  if (EXPECTED_FAILURE.test(line)) return { kind: 'plain', score: 0 };
+  if (EXPECTED_FAILURE.test(line) || isSourceEcho(line)) return { kind: 'plain', score: 0 };
   let kind: LineKind = 'plain';
   let score = 0;
   let weak = false;

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { scoreLine } from '../../src/summary/salience.js';
+import { isSourceEcho } from '../../src/summary/source-echo.js';
+import { summarize } from '../../src/summary/summarize.js';
+
+const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 900 };
+
+describe('source echoed in a code frame', () => {
+  it('gives a source line under a finding no severity, whatever words the source holds', () => {
+    for (const line of [
+      '1027 | prop_checkStderrRedirect = verify checkStderrRedirect "test 2>&1 > cow"',
+      '  93 | severity "error" = "error"',
+      '3496 | getStringFromParsec errors =',
+      '7174 |                 fail "Expected } to end the command expansion"',
+    ]) {
+      expect(isSourceEcho(line)).toBe(true);
+      expect(scoreLine(line).score).toBe(0);
+    }
+  });
+
+  it("keeps a report's columns and other lines with numbers as they were", () => {
+    for (const line of [
+      ' 216 | ERROR | [ ] Visibility must be declared on method',
+      '12 errors found | see log',
+      'src/a.hs:12:3: error:',
+      '| 12 | failed |',
+    ])
+      expect(isSourceEcho(line)).toBe(false);
+    expect(scoreLine(' 216 | ERROR | [ ] Visibility must be declared on method').score).toBeGreaterThan(0);
+  });
+
+  it('spends no room on code frames that hold error words when a finding is rare', () => {
+    const warning = (i: number) => [
+      `src/M${i % 20}.hs:${i}:5: warning: [-Wunused-do-bind]`,
+      '    A do-notation statement discarded a result of type',
+      '     |',
+      `${1000 + i} |     fail "expected a test 2 error here"`,
+      '     |     ^^^^',
+      '',
+    ];
+    const lines = Array.from({ length: 300 }, (_, i) => warning(i)).flat();
+    lines.splice(
+      900,
+      0,
+      'src/ShellCheck/Checks/ShellSupport.hs:272:36: error:',
+      '    • Could not deduce (Num String) arising from the literal ‘1’',
+      '    • In the expression: all isDigit num && num > 1',
+      '',
+    );
+    const out = summarize(lines.join('\n'), facts);
+    expect(out).toContain('Could not deduce (Num String)');
+    expect(out).not.toMatch(/\d+ \| {4}fail "expected a test 2 error here"/);
+  });
+});
