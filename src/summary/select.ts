@@ -9,6 +9,7 @@
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
 import { blockOf, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
+import { chainAbove, notesUnder } from './chain.js';
 import {
   CHECK_DECAY,
   CHECK_SEVERITY,
@@ -232,6 +233,9 @@ function singleHeld(
   const view = untagged(textAt, h.line);
   // A parent says where: an error's always, a lesser line's when the parent names a place.
   const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
+  // What led to an error, right above it: a compiler's `required from` chain (see chain.ts).
+  if (h.sev >= 6) for (const k of chainAbove(view, h.line)) if (!parents.includes(k)) parents.push(k);
+  parents.sort((a, b) => a - b);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   // An error's block runs to the next header (see nextHeader); a lesser line brings what it
@@ -240,7 +244,7 @@ function singleHeld(
     h.sev >= 6
       ? blockOf(view, h.line, nextHeader(view(h.line) ?? h.text), helper)
       : h.sev > 0
-        ? introduced(view, h.line, textAt)
+        ? [...new Set([...introduced(view, h.line, textAt), ...notesUnder(view, h.line)])]
         : [];
   for (const k of block) {
     const b = held.get(k) as Held;
