@@ -33,22 +33,27 @@ export function chainAbove(at: LineAt, n: number): number[] {
 
 /** A compiler's note on a finding: `src/a.c:2005:36: note: did you mean to dereference…`. */
 const NOTE = /^\S+?:\d+(?::\d+)?:\s*note:/;
+/** A finding's place, its file and line: `src/a.c:2005` of `src/a.c:2005:36: warning: …`. */
+const PLACE = /^(\S+?:\d+)(?::\d+)?:\s/;
 /** Notes brought under a lesser finding, and how far under it they are read. */
 const MAX_NOTES = 2;
 const NOTE_SPAN = 8;
 
 /**
- * The notes under a finding (a warning's: an error's block finds them, see blocks.ts), past its
- * code frame, up to the next finding or a blank line: what the tool suggests, or where the
- * other half of the mistake is.
+ * The notes at a finding's own place (its file and line) under it (a warning's: an error's
+ * block finds them, see blocks.ts), past its code frame, up to the next finding or a blank
+ * line: what the tool suggests (`did you mean to dereference…`). A note elsewhere (`in
+ * expansion of macro ‘cast’` at the macro's definition) points away from the finding.
  */
 export function notesUnder(at: LineAt, n: number): number[] {
+  const place = PLACE.exec(at(n) ?? '')?.[1];
+  if (place === undefined) return [];
   const notes: number[] = [];
   for (let k = n + 1; k <= n + NOTE_SPAN && notes.length < MAX_NOTES; k++) {
     const text = at(k);
     if (text === undefined || text.trim() === '') break;
-    if (NOTE.test(text)) notes.push(k);
-    else if (/^\S+?:\d+(?::\d+)?:\s/.test(text)) break;
+    if (NOTE.test(text) && PLACE.exec(text)?.[1] === place) notes.push(k);
+    else if (PLACE.test(text)) break;
   }
   return notes;
 }

@@ -66,6 +66,14 @@ describe("the chain that leads to a compiler's error", () => {
     const at = (k: number) => lines[k - 1];
     expect(notesUnder(at, 1)).toEqual([4]);
     expect(notesUnder(at, 6)).toEqual([7]);
+    // A note elsewhere (the macro's definition) points away from the warning.
+    const macro = [
+      'llimits.h:127:26: warning: cast discards ‘const’ qualifier from pointer target type [-Wcast-qual]',
+      '  127 | #define cast(t, exp)     ((t)(exp))',
+      '      |                          ^',
+      'llimits.h:130:25: note: in expansion of macro ‘cast’',
+    ];
+    expect(notesUnder((k) => macro[k - 1], 1)).toEqual([]);
   });
 
   it('shows the note under a rare warning among hundreds of alike ones', () => {
