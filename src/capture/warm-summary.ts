@@ -2,11 +2,13 @@
  * The summary is built after the command exits, and that wait is what the user feels (issue 23):
  * built cold, most of it is V8 interpreting code and compiling regular expressions for the first
  * time. While a long output streams and the reader is idle, the summary of its first bytes is
- * built once and thrown away, so that the real one runs compiled code. A short output, or one
- * that arrives faster than it is read (no idle time to use), never pays for it.
+ * built, rendered and thrown away (with the fingerprint the result stores), so that the real
+ * one runs compiled code. A short output, or one that arrives faster than it is read (no idle
+ * time to use), never pays for it.
  */
 import { Collector, type CollectorOptions } from '../summary/collector.js';
-import { buildSummary } from '../summary/render.js';
+import { serializeFingerprint } from '../summary/fingerprint.js';
+import { buildSummary, renderSummary } from '../summary/render.js';
 
 /** Warm only outputs at least this long: a shorter one's summary is cheap. */
 const WARM_AFTER_BYTES = 1 << 20;
@@ -49,7 +51,10 @@ export class SummaryWarmer {
       for (let i = 0; i < WARM_ROUNDS; i++) {
         const collector = new Collector(options);
         collector.push(sample);
-        buildSummary(collector.end(), FACTS, {});
+        const collected = collector.end();
+        // What the result's end does after the summary: render it, store the fingerprint.
+        renderSummary(buildSummary(collected, FACTS, {}));
+        serializeFingerprint(collected.fingerprint);
       }
     } catch {
       // Only a warm-up: the real summary reports its own failure.

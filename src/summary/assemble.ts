@@ -89,3 +89,92 @@ export function assemble(units: Unit[], total: number): Entry[] {
     return numbered ? { ...e, text: `${e.isNew ? '+' : ''}${e.line}: ${e.text}` } : e;
   });
 }
+
+const keyOf = (e: Entry) => e.from ?? e.line;
+const before = (a: Entry, b: Entry) => keyOf(a) - keyOf(b) || a.line - b.line;
+
+/**
+ * What `size(assemble([...added, unit], total))` is, for units added one by one: spend asks it of
+ * every candidate near the end of the room. The added entries are kept in assemble's order (a
+ * stable sort: an entry goes after those equal to it), so that a question costs one walk and no
+ * text is made but the gap markers'.
+ */
+export class AssembledSize {
+  private readonly sorted: Entry[] = [];
+  private readonly lines = new Set<number>();
+
+  constructor(private readonly total: number) {}
+
+  add(unit: Unit): void {
+    for (const e of unit.entries) {
+      this.sorted.splice(upperBound(this.sorted, e), 0, e);
+      if (e.role !== 'meta') this.lines.add(e.line);
+    }
+  }
+
+  /** The size of the added units and `unit` assembled. */
+  with(unit: Unit): number {
+    const extra = unit.entries.map((e, i) => ({ e, i })).sort((a, b) => before(a.e, b.e) || a.i - b.i);
+    const extraLines = unit.entries.filter((e) => e.role !== 'meta').map((e) => e.line);
+    const shown = (l: number) => this.lines.has(l) || extraLines.includes(l);
+    const total = this.total;
+    const keep = (e: Entry) =>
+      e.role === 'meta' ||
+      e.text.trim() !== '' ||
+      ((e.line === 1 || shown(e.line - 1)) && (e.line === total || shown(e.line + 1)));
+    // The walk of assemble, costs only: each line's cost without its number, and where gaps are.
+    const costs: number[] = [];
+    const numbers: number[] = [];
+    let firstGap = -1;
+    let lastGap = -1;
+    let anyNew = false;
+    let last = 0;
+    const gap = (from: number, to: number) => {
+      if (firstGap === -1) firstGap = costs.length;
+      lastGap = costs.length;
+      costs.push(cost(gapMarker(from, to)));
+      numbers.push(0);
+    };
+    const walk = (e: Entry) => {
+      if (!keep(e) || e.line <= last) return;
+      const from = keyOf(e);
+      if (from > last + 1) gap(last + 1, from - 1);
+      const meta = e.role === 'meta';
+      if (meta && GAP.test(e.text)) {
+        if (firstGap === -1) firstGap = costs.length;
+        lastGap = costs.length;
+      }
+      anyNew ||= e.isNew === true;
+      costs.push(cost(e.text));
+      // What `N: ` (or `+N: `) adds when the line is numbered.
+      numbers.push(meta ? 0 : `${e.line}`.length + 2 + (e.isNew ? 1 : 0));
+      last = e.line;
+    };
+    let j = 0;
+    for (const e of this.sorted) {
+      while (j < extra.length && before((extra[j] as { e: Entry }).e, e) < 0)
+        walk((extra[j++] as { e: Entry }).e);
+      walk(e);
+    }
+    while (j < extra.length) walk((extra[j++] as { e: Entry }).e);
+    if (last < total) gap(last + 1, total);
+    let sum = 0;
+    for (let i = 0; i < costs.length; i++)
+      sum +=
+        (costs[i] as number) +
+        (anyNew || (firstGap !== -1 && i > firstGap && i < lastGap) ? (numbers[i] as number) : 0);
+    return sum;
+  }
+}
+
+/** The index after every entry of `sorted` that does not come after `e`. */
+function upperBound(sorted: Entry[], e: Entry): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(sorted[mid] as Entry, e) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

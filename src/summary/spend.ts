@@ -4,7 +4,7 @@
  * location of its own keeps more), but never its bonus for being new since the last run.
  */
 import { rankMembers } from './alike.js';
-import { assemble, type Entry, entryCost, MARKER_COST, size, type Unit } from './assemble.js';
+import { AssembledSize, assemble, type Entry, entryCost, MARKER_COST, size, type Unit } from './assemble.js';
 import { template } from './salience.js';
 
 /** A unit as it waits to be chosen: its template and a suffix saying how many are like it. */
@@ -33,6 +33,7 @@ function effective(u: Pending, taken: number): number {
  */
 export function spend(units: Pending[], room: number, total: number): Entry[] {
   const chosen: Unit[] = [];
+  const sizer = new AssembledSize(total);
   const shown = new Set<number>();
   const taken = new Map<string, number>();
   const texts = new Map<string, Set<string>>();
@@ -100,12 +101,13 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
     // The text alone, without numbers and markers, is a bound below what it costs.
     const bare = size(entries);
     const near = used + need > room - 2 * MARKER_COST;
-    if (near && (least + bare > room || size(assemble([...chosen, candidate], total)) > room)) {
+    if (near && (least + bare > room || sizer.with(candidate) > room)) {
       misses++;
       requeue();
       continue;
     }
     chosen.push(candidate);
+    sizer.add(candidate);
     const opened: number[] = [];
     for (const e of entries)
       for (let l = e.from ?? e.line; l <= e.line; l++)

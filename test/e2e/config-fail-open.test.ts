@@ -18,7 +18,7 @@ describe('a bad CTXWRAP_* value: one warning, the default, the command runs', ()
     [
       'CTXWRAP_BUDGET',
       'abc',
-      "CTXWRAP_BUDGET takes a whole number at least 200 (got 'abc'); using the default 2000",
+      "CTXWRAP_BUDGET takes a whole number at least 200 (got 'abc'); using the default 3000",
     ],
     [
       'CTXWRAP_TAIL_RATIO',
@@ -58,7 +58,7 @@ describe('a bad CTXWRAP_* value: one warning, the default, the command runs', ()
     });
     const good = await ctxwrap(['-c', print], {
       runDir: join(tempDir(), 'run'),
-      env: { CTXWRAP_BUDGET: '2000' },
+      env: { CTXWRAP_BUDGET: '3000' },
     });
     expect(bad.exitCode).toBe(0);
     const body = (s: string) => s.replace(/^\[ctxwrap [^\]]*\].*\n/gm, '');

@@ -15,9 +15,11 @@ const allSubcommands = () => {
   return listed;
 };
 
-/** Runs a command and returns the id its summary names (the output is long enough to get a header). */
+/** Runs a command and returns the id its summary names (long enough to get a header at a budget of 2,000). */
 function storedRun(): { id: string; path: string } {
-  const r = shSync(`ctxwrap -c "printf '\\033[31mred\\033[0m line %s\\n' \\$(seq 1 300)"`, { env: box.env });
+  const r = shSync(`ctxwrap --budget 2000 -c "printf '\\033[31mred\\033[0m line %s\\n' \\$(seq 1 300)"`, {
+    env: box.env,
+  });
   const m = /^\[ctxwrap (\S+)\] .* full output: (\S+)$/m.exec(r.stdout);
   expect(m, r.stdout + r.stderr).not.toBeNull();
   return { id: m?.[1] as string, path: m?.[2] as string };

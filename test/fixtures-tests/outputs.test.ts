@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/summary/summarize.js';
+import { DEFAULT_BUDGET } from '../../src/summary-budget.js';
 import { ROOT } from '../support.js';
 
 const DIR = join(ROOT, 'fixtures', 'outputs');
@@ -30,7 +31,7 @@ describe.each(cases)('%s', (name) => {
   const text = summarize(output, facts);
 
   it('stays within the default budget', () => {
-    expect(text.length).toBeLessThanOrEqual(2000);
+    expect(text.length).toBeLessThanOrEqual(DEFAULT_BUDGET);
   });
 
   it('keeps the lines an agent needs', () => {

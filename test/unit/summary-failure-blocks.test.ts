@@ -67,7 +67,8 @@ describe("a failure's block", () => {
       '      at Context.<anonymous> (test/markup/index.js:40:32)',
       '',
     ];
-    const out = summarize([...spec, ...failing].join('\n'), facts);
+    // A budget the titles could fill.
+    const out = summarize([...spec, ...failing].join('\n'), facts, { budget: 2000 });
     expect(out).toContain('1) python');
     expect(out).toContain('AssertionError: expected');
     expect(out).toContain('test/markup/index.js:40:32');
@@ -106,7 +107,8 @@ describe('the ends of a failed run', () => {
     const text = [rule, ...Array.from({ length: 40 }, () => rule), ...errors, 'make: *** [all] Error 1'].join(
       '\n',
     );
-    const failed = summarize(text, facts);
+    // At the budget of 2,000 characters the errors overflow.
+    const failed = summarize(text, facts, { budget: 2000 });
     expect(failed.split('\n')[1]).not.toBe(rule);
     expect(failed).toContain('make: *** [all] Error 1');
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parentOf } from '../../src/summary/blocks.js';
 import { Collector } from '../../src/summary/collector.js';
 import { summarize, summarizeModel } from '../../src/summary/summarize.js';
+import { DEFAULT_BUDGET } from '../../src/summary-budget.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 2500 };
 
@@ -267,7 +268,7 @@ describe('re-runs', () => {
     const previous = fingerprintOf(run(18, 'old', 18));
     const out = summarize(run(20, 'new', 60), { ...facts, previousId: 'jest_00000001' }, { previous });
     expect(out).toMatch(/^\+\d+: Tests: {7}20 failed, 774 passed, 794 total$/m);
-    expect(out.length).toBeLessThanOrEqual(2000);
+    expect(out.length).toBeLessThanOrEqual(DEFAULT_BUDGET);
   });
 
   it('marks every new line with its number, so that a diff line of the output cannot pass for one', () => {
