@@ -7,6 +7,7 @@
  * fail mark in words and say something (a status word, an error word at their start, an
  * assertion's values, a location) are its details: the summary weighs them as failing checks. Pure; run on the bounded set of lines the summary chooses from.
  */
+import { isBlockDetail } from './blocks.js';
 import { failMarked } from './checks.js';
 import { isLocation, scoreLine } from './salience.js';
 import { isPassLine, severity } from './worth.js';
@@ -37,7 +38,7 @@ const IDENT = /[_\d-]|[a-z][A-Z]/;
 /** A path names a file, not a check: a test id's members after `::` do (`a/t.py::T::test_x`). */
 const PATH = /\S*[/\\]\S*/g;
 const MARK =
-  /^\s*(?:not ok|FAIL(?:ED)?:?|ERROR:?|---\s*FAIL:?)\s*(?:\d+\s*)?-?\s*|\s*(?:\.\.\.\s*)?(?:FAIL(?:ED)?|ERROR|failed)\s*(?:\[[^\]]*\]|\([^)]*\))?\s*$/g;
+  /^\s*(?:not ok|FAIL(?:ED)?:?|ERROR:?|---\s*FAIL:?|[✖✗✘✕×]\s*(?:\[[^\]]*\]:?)?)\s*(?:\d+\s*)?-?\s*|\s*(?:\.\.\.\s*)?(?:FAIL(?:ED)?|ERROR|failed)\s*(?:\[[^\]]*\]|\([^)]*\))?\s*$/g;
 
 const NONE: readonly string[] = [];
 
@@ -57,10 +58,10 @@ function phraseOf(text: string): string | undefined {
 }
 
 /**
- * A fail mark in words (`not ok 11 - x`, `x ... FAILED`, `--- FAIL: TestX`): a check's outcome.
+ * A fail mark in words (`not ok 11 - x`, `x ... FAILED`, `--- FAIL: TestX`, `✘ [fail]: x`): a check's outcome.
  * A symbol alone (`× message`) marks a finding as often as a check.
  */
-const FAIL_WORD = /\bnot ok\b|\bFAIL(?:ED)?\b|\bfailed\b/;
+const FAIL_WORD = /\bnot ok\b|\bFAIL(?:ED)?\b|\bfailed\b|\[\s*[Ff]ail(?:ed)?\s*\]/;
 /** A value that reads as a mark (`level = ERROR`, `RuntimeError: FAIL`): no check's outcome. */
 const VALUE = /[:=]\s*(?:FAIL(?:ED)?|ERROR|failed)\s*$/;
 const failing = (text: string) => FAIL_WORD.test(text) && failMarked(text) && !VALUE.test(text);
@@ -117,11 +118,33 @@ export function namesakes(lines: readonly { line: number; text: string }[], succ
     if (by.length === 0 || failing(l.text) || FRAME.test(l.text) || isPassLine(l.text)) return;
     // Read past a comment mark, as a tag (see tags.ts): `#   Failed test 'x'` leads with its word.
     const sev = severity(l.text.replace(COMMENT, ''), success);
-    if (sev >= ERROR || (sev === 0 ? !isLocation(l.text) : sev < SAYS)) return;
+    // The failing check's name alone is the title of its report, whose block says why.
+    const title = said.includes(titleOf(l.text)) && reported(lines, i);
+    if (!title && (sev >= ERROR || (sev === 0 ? !isLocation(l.text) : sev < SAYS))) return;
     linked.add(l.line);
     for (const w of by) uses.set(w, (uses.get(w) ?? 0) + 1);
   });
   return linked;
+}
+
+/** A line as a title: its text but for its indentation and a closing colon (`  should x:`). */
+const titleOf = (text: string) => text.trim().replace(/:$/, '');
+
+/** How many lines under a title its report is looked for in. */
+const REPORT_SPAN = 4;
+
+/**
+ * Whether line `i`, a title, opens a report: a location or an assertion's values in the next
+ * REPORT_SPAN lines (`test/parse.js:214` under `parse › x`), not a step listed again in a script.
+ */
+function reported(lines: readonly { line: number; text: string }[], i: number): boolean {
+  const first = (lines[i] as { line: number }).line;
+  for (let k = i + 1; k < lines.length; k++) {
+    const l = lines[k] as { line: number; text: string };
+    if (l.line > first + REPORT_SPAN) return false;
+    if (isLocation(l.text) || isBlockDetail(l.text)) return true;
+  }
+  return false;
 }
 
 /** The namesakes among the held lines and the middle's candidates (see namesakes). */

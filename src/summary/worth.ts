@@ -115,9 +115,10 @@ const VERDICT_WINDOW = 30;
 /**
  * How far from the end a failing count is looked for when the last lines hold none: a runner
  * that lists what failed, or what it skipped, after its tally (`Ran 1426 tests, … 31 unexpected`,
- * then 31 failures and 16 skipped tests).
+ * then 31 failures and 16 skipped tests; mocha's `7 failing`, then 140 lines of failures and
+ * their stacks).
  */
-const FAR_WINDOW = 120;
+const FAR_WINDOW = 300;
 /** A failing count's score (see scoreLine). */
 const FAILING_COUNT_SCORE = 13;
 

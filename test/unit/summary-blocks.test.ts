@@ -160,6 +160,16 @@ describe('verdict', () => {
     expect(verdictLine([at(5, '460 scenarios passed, 0 failed'), ...end], 4001)).toBe(4000);
   });
 
+  it('is a failing tally followed by a long report of its failures (7 failures and their stacks, 140 lines)', () => {
+    const at = (line: number, text: string) => ({ line, text });
+    const frames = Array.from({ length: 137 }, (_, i) =>
+      at(1934 + i, `      at Test.assert (node_modules/supertest/lib/test.js:${i + 1}:15)`),
+    );
+    expect(verdictLine([at(1931, '  1374 passing (4s)'), at(1932, '  7 failing'), ...frames], 2070)).toBe(
+      1932,
+    );
+  });
+
   it('reads a percentage tally, and not a progress counter, as a count', () => {
     expect(scoreLine('95% tests passed, 1 tests failed out of 22')).toEqual({ kind: 'count', score: 13 });
     expect(scoreLine('22/22 Test #22: misc_utils_tests .........   Passed    0.03 sec').kind).not.toBe(

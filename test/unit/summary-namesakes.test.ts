@@ -33,6 +33,45 @@ describe('namesakes: a failure named in one place, explained in another', () => 
     expect([...namesakes(lines, false)]).toEqual([3]);
   });
 
+  it("links a failure report's title, the failing check's name alone, after a symbol's mark (`✘ [fail]: x`)", () => {
+    const lines = numbered([
+      '  ✔ parse › handles an empty string',
+      '  ✘ [fail]: parse › keeps a single bracketed value as an array',
+      '  ✔ parse › handles a plain value',
+      '',
+      '  parse › keeps a single bracketed value as an array',
+      '',
+      '  test/parse.js:214',
+      '',
+      '  Difference (- actual, + expected):',
+      "  -   foo: 'bar',",
+      '  › file://test/parse.js:214:4',
+    ]);
+    expect([...namesakes(lines, false)]).toEqual([5]);
+  });
+
+  it('links no line that merely holds the name among other words, when it says nothing', () => {
+    const lines = numbered([
+      '  ✘ [fail]: parse › keeps a single bracketed value as an array',
+      '  retrying parse › keeps a single bracketed value as an array later',
+      '  ✔ parse › handles a plain value',
+    ]);
+    expect(namesakes(lines, false).size).toBe(0);
+  });
+
+  it('links no title that opens no report: a step listed again in a script', () => {
+    const lines = numbered([
+      '      Background: B1',
+      '        Given a background step passes',
+      '        And a background step fails',
+      '        And another background step passes',
+      '',
+      '      Scenario: S1',
+      '        And a background step fails ... failed',
+    ]);
+    expect(namesakes(lines, false).size).toBe(0);
+  });
+
   it('links nothing by a file path a failing build step names, nor by a value that reads as a mark', () => {
     const lines = numbered([
       'FAILED: test/options_test.p/options.cpp.o',
