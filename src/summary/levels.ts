@@ -1,0 +1,23 @@
+/**
+ * A log level in capitals inside a line: `[2026-11-26 02:19:00,124] ERROR in app: …`,
+ * `… UTC [20442] app@db ERROR:  new row …`, and an error written into the middle of another
+ * stream's line when stdout and stderr share a pipe (`    (1992, N'LERROR 1062 (23000) at line
+ * 1884: Duplicate …`). A level in capitals is a logger's or a tool's mark, not prose nor a name:
+ * it says what went wrong as an error at the start of a line does, whether or not the run
+ * succeeded. The word may follow any text but a lower-case letter, a digit or a joiner (an
+ * identifier `on_ERROR`, a file `ERROR.md`, a flag `-ERROR`); a message follows it (a colon, a
+ * bracket, a code, a lower-case word), not a heading (`ERROR SUMMARY: 0 errors`).
+ */
+const LEVEL_MARK =
+  /(?<![a-z\d_./\\-])(?:ERROR|FATAL|CRITICAL|PANIC|EMERG|ALERT)(?::(?![\w/\\])|\]|\s+(?:\d|\(|[a-z]))/;
+
+/** Whether a line carries a log level of an error in capitals, with a message after it. */
+export function hasLevelMark(line: string): boolean {
+  return LEVEL_MARK.test(line);
+}
+
+/** Where the level mark starts in a line, or -1: what a line cut to fit shows. */
+export function levelMarkAt(line: string): number {
+  const m = LEVEL_MARK.exec(line);
+  return m ? m.index : -1;
+}
