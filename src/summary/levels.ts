@@ -11,9 +11,16 @@
 const LEVEL_MARK =
   /(?<![a-z\d_./\\-])(?:ERROR|FATAL|CRITICAL|PANIC|EMERG|ALERT)(?::(?![\w/\\])|\]|\s+(?:\d|\(|[a-z]))/;
 
-/** Whether a line carries a log level of an error in capitals, with a message after it. */
+/**
+ * A field of data whose name says error, with a value (`"Err": "no required module provides
+ * package …"`, `"DepsErrors": [`, `"error": {`): not `null`, empty, `0` or `false`.
+ */
+const ERROR_FIELD =
+  /^\s*"(?:\w*(?:Err|Error|Errors)|err|errors?)"\s*:\s*(?!null\b|\[\s*\]|\{\s*\}|""|0\b|false\b)\S/;
+
+/** Whether a line carries a log level of an error in capitals, with a message after it, or an error field. */
 export function hasLevelMark(line: string): boolean {
-  return LEVEL_MARK.test(line);
+  return LEVEL_MARK.test(line) || (line.includes('rr') && ERROR_FIELD.test(line));
 }
 
 /** Where the level mark starts in a line, or -1: what a line cut to fit shows. */

@@ -37,6 +37,18 @@ describe('a log level in capitals inside a line', () => {
     }
   });
 
+  it('reads a field of data whose name says error, with a value, as an error', () => {
+    const fields = [
+      '\t\t\t"Err": "no required module provides package example.com/x/internal/tz; to add it:"',
+      '\t"DepsErrors": [',
+      '  "error": { "code": 42, "message": "quota exceeded" },',
+      '  "lastError": "connection reset",',
+    ];
+    const empty = ['  "error": null,', '  "errors": [],', '  "Err": "",', '  "errors": 0,', '  "terror": "film"'];
+    for (const l of fields) expect(severity(l, true)).toBe(12);
+    expect(empty.filter((l) => hasLevelMark(l))).toEqual([]);
+  });
+
   it('cuts a long spliced line around its level, not its start', () => {
     const line = `    (${'7, 1234), ('.repeat(40)}1992, N'LERROR 1452 (23000) at line 7144: Cannot add a row`;
     expect(errorWordAt(line)).toBe(line.indexOf('ERROR'));
