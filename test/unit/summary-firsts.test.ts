@@ -11,7 +11,7 @@ const unit = (
   key = 'k',
   salient = true,
   bonus = 0,
-  main = 'error at line 1',
+  main = 'error: at line 1',
 ): Pending => ({
   entries: [{ line, text: `line ${line}`, role: 'salient' }],
   score: score + bonus,
@@ -36,6 +36,10 @@ describe('liftFirsts', () => {
     const big = Array.from({ length: 21 }, (_, i) => unit(i + 1, i === 20 ? 9 : 1, 'b'));
     // A later member worth more only by being new lends its worth, not its bonus.
     const news = [unit(10, 5, 'n'), unit(99, 6, 'n', true, 20)];
+    // Warnings are no cascade: the last of alike warnings stands for them as well.
+    const warnings = [unit(10, 5, 'w', true, 0, 'warning: x'), unit(99, 8, 'w', true, 0, 'warning: x')];
+    liftFirsts(warnings);
+    expect(warnings.map((u) => u.score)).toEqual([5, 8]);
     // Another failure the miner took for a member says something else: it lends nothing.
     const other = [
       unit(10, 5, 'o', true, 0, 'x.py:294: AssertionError'),
