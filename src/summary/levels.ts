@@ -18,9 +18,16 @@ const LEVEL_MARK =
 const ERROR_FIELD =
   /^\s*"(?:\w*(?:Err|Error|Errors)|err|errors?)"\s*:\s*(?!null\b|\[\s*\]|\{\s*\}|""|0\b|false\b)\S/;
 
+/**
+ * A program's diagnostic: its name, then an error word as the first word of its message
+ * (`jq: error (at x.json:35): …`, `clang: error: linker command failed`, `collect2: error: ld
+ * returned 1 exit status`), not a setting's value (`log_level: error`).
+ */
+const DIAGNOSTIC = /^\s*[\w.+-]{1,24}(?:\[\d+\])?: (?:error|fatal error|fatal|panic)(?::|\s+\(|\s+[a-z])/;
+
 /** Whether a line carries a log level of an error in capitals, with a message after it, or an error field. */
 export function hasLevelMark(line: string): boolean {
-  return LEVEL_MARK.test(line) || (line.includes('rr') && ERROR_FIELD.test(line));
+  return LEVEL_MARK.test(line) || (line.includes('rr') && ERROR_FIELD.test(line)) || DIAGNOSTIC.test(line);
 }
 
 /** Where the level mark starts in a line, or -1: what a line cut to fit shows. */

@@ -44,9 +44,27 @@ describe('a log level in capitals inside a line', () => {
       '  "error": { "code": 42, "message": "quota exceeded" },',
       '  "lastError": "connection reset",',
     ];
-    const empty = ['  "error": null,', '  "errors": [],', '  "Err": "",', '  "errors": 0,', '  "terror": "film"'];
+    const empty = [
+      '  "error": null,',
+      '  "errors": [],',
+      '  "Err": "",',
+      '  "errors": 0,',
+      '  "terror": "film"',
+    ];
     for (const l of fields) expect(severity(l, true)).toBe(12);
     expect(empty.filter((l) => hasLevelMark(l))).toEqual([]);
+  });
+
+  it("reads a program's diagnostic (its name, then an error word) as an error", () => {
+    const diagnostics = [
+      'jq: error (at node_modules/x/package.json:35): string ("x") and array (["MIT"]) cannot be added',
+      'clang: error: linker command failed with exit code 1 (use -v to see invocation)',
+      'collect2: error: ld returned 1 exit status',
+    ];
+    const settings = ['  log_level: error', 'level: error', 'onerror: errorHandler'];
+    // Before, each was a weak error word: 4, and 1.6 in a run that exited 0.
+    for (const l of diagnostics) expect(severity(l, true)).toBe(12);
+    expect(settings.filter((l) => hasLevelMark(l))).toEqual([]);
   });
 
   it('cuts a long spliced line around its level, not its start', () => {
