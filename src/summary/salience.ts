@@ -1,4 +1,5 @@
 import { remembered } from '../memo.js';
+import { hasLevelMark, levelMarkAt } from './levels.js';
 import { isSourceEcho } from './source-echo.js';
 
 /** How many leading white-space characters a line has. */
@@ -183,8 +184,8 @@ function leadsWithErrorWord(line: string): boolean {
 /** Where the first error word of a line is (`TypeError`, `failed`, `cannot`), or -1. */
 export function errorWordAt(line: string): number {
   const named = line.search(/[A-Za-z]*(?:Error|Exception)\b/);
-  const word = line.search(ERROR_WORD);
-  return named === -1 ? word : word === -1 ? named : Math.min(named, word);
+  const found = [named, line.search(ERROR_WORD), levelMarkAt(line)].filter((k) => k >= 0);
+  return found.length === 0 ? -1 : Math.min(...found);
 }
 
 /** Whether a line looks like a source location (`file.c:12:3`, `--> src/x.rs:4:9`, `at f (x.js:1)`). */
@@ -215,7 +216,9 @@ function scoreOf(line: string, hints: readonly string[]): Salience {
     STRONG_ERROR_START.test(line) ||
     LOCATED_ERROR.test(line) ||
     // The regex is tried only where its name can be: it is unanchored, and most lines have none.
-    (/Error|Exception/.test(line) && LOCATED_EXCEPTION.test(line));
+    (/Error|Exception/.test(line) && LOCATED_EXCEPTION.test(line)) ||
+    // A log level in capitals inside a line (see levels.ts).
+    hasLevelMark(line);
   if (strong) {
     kind = 'error';
     score = 12;

@@ -22,6 +22,7 @@ import {
 import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { liftEchoes } from './echo.js';
+import { liftFirsts } from './firsts.js';
 import { repeatedFrames } from './frames.js';
 import { kindRarity } from './kinds.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
@@ -434,6 +435,7 @@ export function select(
   ];
   outlineDecay(units, outline);
   markNew(units, c.newLines);
+  liftFirsts(units);
   const verdict = verdictLine(held.values(), c.lines);
   reserve(units, verdict, RESERVED);
   for (const n of tallyBeside((k) => held.get(k)?.text, verdict)) reserve(units, n, RESERVED / 4);

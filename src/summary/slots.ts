@@ -35,8 +35,19 @@ const shapeOf = (word: string) => word.replace(/\d+/g, '#');
  */
 const exact = (word: string) => (/^[-+]?\d+$/.test(word) ? word : shapeOf(word));
 
-/** How surprising each value of one column is, in bits (0 when the column has no norm). */
+/** How surprising each value of one column is, in bits: by its norm, or by its size (see outliers). */
 function columnBits(values: string[]): Map<string, { bits: number; as: string }> | undefined {
+  const bits = normBits(values);
+  const big = outliers(values);
+  if (big.length === 0) return bits;
+  const out = bits ?? new Map<string, { bits: number; as: string }>();
+  const worth = Math.log2(values.length / big.length);
+  for (const v of big) if (!out.has(v)) out.set(v, { bits: worth, as: `>${v}` });
+  return out;
+}
+
+/** How surprising each value of one column is, in bits (0 when the column has no norm). */
+function normBits(values: string[]): Map<string, { bits: number; as: string }> | undefined {
   const n = values.length;
   // First without counting (most columns are a template's constant words, or names): a column of
   // paths or long words holds names (a file, a message) and has no norm to break; a constant
@@ -71,6 +82,42 @@ function columnBits(values: string[]): Map<string, { bits: number; as: string }>
     return bits;
   }
   return undefined;
+}
+
+/** A value's size: a count or a size with its unit (`359`, `2.17K`, `782.6kB`, `(0.202`), or NaN. */
+function magnitude(word: string): number {
+  const m = /^[([]?(\d+(?:\.\d+)?)([kKMGT]?)(?:i?B)?[)\],;:]?$/.exec(word);
+  if (m === null) return Number.NaN;
+  return Number(m[1]) * (UNIT[m[2] as string] ?? 1);
+}
+const UNIT: Record<string, number> = { k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+
+/** How many times the next smaller value an outlier is. */
+const GAP = 8;
+/** The most values above the gap: a few outliers, not a column of two kinds. */
+const MAX_OUTLIERS = 3;
+
+/**
+ * The values of a column of sizes or counts that are far above all the others: the one 782.6kB
+ * file among files of 74kB or less, the 359 calls among 36 or fewer. The largest few values, each
+ * at least GAP times the next below the last of them, when nine values of ten or more are sizes.
+ */
+function outliers(values: string[]): string[] {
+  const sized: { v: string; m: number }[] = [];
+  for (const v of values) {
+    const m = magnitude(v);
+    if (!Number.isNaN(m)) sized.push({ v, m });
+  }
+  // A few other lines the miner took for members (a heading among sizes) are read past.
+  if (sized.length < MIN_MEMBERS || sized.length < (1 - RARE) * values.length) return [];
+  sized.sort((a, b) => b.m - a.m);
+  const most = Math.min(MAX_OUTLIERS, Math.floor(sized.length * RARE));
+  for (let k = 1; k <= most; k++) {
+    const below = (sized[k] as { m: number }).m;
+    if ((sized[k - 1] as { m: number }).m >= GAP * Math.max(below, 1))
+      return sized.slice(0, k).map((x) => x.v);
+  }
+  return [];
 }
 
 /** A rare part's worth, and a tag for it: a member with a rare value is a template of its own. */

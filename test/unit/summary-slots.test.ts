@@ -38,6 +38,35 @@ describe('slotRarity', () => {
     expect(slotRarity(keyed(texts)).worth('npm notice name: pkg')).toBe(0);
   });
 
+  it('finds the few sizes far above all the others in a column of sizes', () => {
+    // Sizes of every unit, none the norm: only the two far above the rest stand out.
+    const sizes = ['78B', '112B', '227B', '1.0kB', '1.2kB', '4.8kB', '12.5kB', '31.0kB', '65.3kB', '74.2kB'];
+    const texts = Array.from(
+      { length: 40 },
+      (_, i) => `npm notice ${sizes[i % sizes.length]} lib/${names[i % names.length]}${i}.js`,
+    );
+    texts.push(
+      'npm notice 782.6kB modules/isolate-0x1a64ef90-v8.log',
+      'npm notice 4.1MB modules/Heap.heapsnapshot',
+    );
+    const slot = slotRarity(keyed(texts));
+    expect(texts.filter((t) => slot.worth(t) > 0)).toEqual(texts.slice(-2));
+    expect(slot.worth(texts[41] as string)).toBeGreaterThan(2);
+  });
+
+  it('finds no outlier among sizes that grow by steps, nor in a column of words', () => {
+    const steps = Array.from(
+      { length: 40 },
+      (_, i) => `npm notice ${2 ** (i % 12)}B lib/${names[i % names.length]}${i}.js`,
+    );
+    expect(steps.filter((t) => slotRarity(keyed(steps)).worth(t) > 0)).toEqual([]);
+    const calls = Array.from({ length: 20 }, (_, i) => `${i + 1}B leaked over ${(i % 5) + 3} calls from`);
+    calls.push('2.17K leaked over 359 calls from');
+    expect(calls.filter((t) => slotRarity(keyed(calls)).worth(t) > 0)).toEqual([
+      '2.17K leaked over 359 calls from',
+    ]);
+  });
+
   it('finds no norm in a small template', () => {
     const texts = Array.from({ length: 6 }, (_, i) => access(i, i === 3 ? 500 : 200));
     expect(slotRarity(keyed(texts)).worth(texts[3] as string)).toBe(0);
