@@ -1,0 +1,1 @@
+SELECT i.InvoiceId, c.LastName, i.InvoiceDate, i.Total, ROUND(SUM(l.UnitPrice * l.Quantity), 2) AS LineSum, CASE WHEN i.Total <> ROUND(SUM(l.UnitPrice * l.Quantity), 2) THEN 'MISMATCH' ELSE 'ok' END AS Status FROM Invoice i JOIN Customer c USING (CustomerId) JOIN InvoiceLine l USING (InvoiceId) GROUP BY i.InvoiceId ORDER BY i.InvoiceId;
