@@ -132,7 +132,7 @@ export class AssembledSize {
     const gap = (from: number, to: number) => {
       if (firstGap === -1) firstGap = costs.length;
       lastGap = costs.length;
-      costs.push(cost(gapMarker(from, to)));
+      costs.push(gapCost(from, to));
       numbers.push(0);
     };
     const walk = (e: Entry) => {
@@ -165,6 +165,15 @@ export class AssembledSize {
         (anyNew || (firstGap !== -1 && i > firstGap && i < lastGap) ? (numbers[i] as number) : 0);
     return sum;
   }
+}
+
+const digits = (n: number) => (n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : `${n}`.length);
+/** cost(gapMarker(from, to)), counted: `[ctxwrap: ` N (with its commas) ` line(s) omitted, ` range `]`. */
+function gapCost(from: number, to: number): number {
+  const n = digits(to - from + 1);
+  const count = n + Math.floor((n - 1) / 3);
+  const range = from === to ? digits(from) : digits(from) + 1 + digits(to);
+  return 10 + count + (to === from ? 5 : 6) + 10 + range + 1 + 1;
 }
 
 /** The index after every entry of `sorted` that does not come after `e`. */

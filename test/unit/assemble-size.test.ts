@@ -60,3 +60,31 @@ describe('AssembledSize', () => {
     }
   });
 });
+
+describe('a gap marker', () => {
+  it('costs what AssembledSize counts for it, from one line to millions', () => {
+    const sizer = new AssembledSize(20_000_000);
+    for (const [from, to] of [
+      [1, 1],
+      [1, 9],
+      [1, 10],
+      [3, 1002],
+      [998, 1999],
+      [12_345, 1_234_567],
+      [1, 19_999_999],
+    ] as const) {
+      const unit: Unit = {
+        entries: [{ line: to + 1, text: 'x', role: 'output' }],
+        score: 1,
+        line: to + 1,
+        key: 'k',
+        bonus: 0,
+      };
+      // The unit's line after a gap from 1 (markers before and after it), numbered when between gaps.
+      expect(new AssembledSize(to + 1).with(unit)).toBe(size(assemble([unit], to + 1)));
+      expect(sizer.with({ ...unit, entries: [{ line: from, text: 'y', role: 'output' }] })).toBe(
+        size(assemble([{ ...unit, entries: [{ line: from, text: 'y', role: 'output' }] }], 20_000_000)),
+      );
+    }
+  });
+});
