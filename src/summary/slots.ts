@@ -86,6 +86,8 @@ function normBits(values: string[]): Map<string, { bits: number; as: string }> |
 
 /** A value's size: a count or a size with its unit (`359`, `2.17K`, `782.6kB`, `(0.202`), or NaN. */
 function magnitude(word: string): number {
+  const c = word.charCodeAt(0);
+  if ((c < 48 || c > 57) && c !== 40 && c !== 91) return Number.NaN;
   const m = /^[([]?(\d+(?:\.\d+)?)([kKMGT]?)(?:i?B)?[)\],;:]?$/.exec(word);
   if (m === null) return Number.NaN;
   return Number(m[1]) * (UNIT[m[2] as string] ?? 1);
@@ -104,15 +106,19 @@ const MAX_OUTLIERS = 3;
  */
 function outliers(values: string[]): string[] {
   const sized: { v: string; m: number }[] = [];
+  // A few other lines the miner took for members (a heading among sizes) are read past; more,
+  // and the column holds no sizes (most columns are words: they stop at once).
+  const most = values.length - (1 - RARE) * values.length;
+  let others = 0;
   for (const v of values) {
     const m = magnitude(v);
     if (!Number.isNaN(m)) sized.push({ v, m });
+    else if (++others > most) return [];
   }
-  // A few other lines the miner took for members (a heading among sizes) are read past.
-  if (sized.length < MIN_MEMBERS || sized.length < (1 - RARE) * values.length) return [];
+  if (sized.length < MIN_MEMBERS) return [];
   sized.sort((a, b) => b.m - a.m);
-  const most = Math.min(MAX_OUTLIERS, Math.floor(sized.length * RARE));
-  for (let k = 1; k <= most; k++) {
+  const few = Math.min(MAX_OUTLIERS, Math.floor(sized.length * RARE));
+  for (let k = 1; k <= few; k++) {
     const below = (sized[k] as { m: number }).m;
     if ((sized[k - 1] as { m: number }).m >= GAP * Math.max(below, 1))
       return sized.slice(0, k).map((x) => x.v);
