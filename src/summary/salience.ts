@@ -183,10 +183,14 @@ function leadsWithErrorWord(line: string): boolean {
 
 /** Where the first error word of a line is (`TypeError`, `failed`, `cannot`), or -1. */
 export function errorWordAt(line: string): number {
-  const named = line.search(/[A-Za-z]*(?:Error|Exception)\b/);
-  const found = [named, line.search(ERROR_WORD), levelMarkAt(line)].filter((k) => k >= 0);
-  return found.length === 0 ? -1 : Math.min(...found);
+  return earlier(
+    earlier(line.search(/[A-Za-z]*(?:Error|Exception)\b/), line.search(ERROR_WORD)),
+    levelMarkAt(line),
+  );
 }
+
+/** The earlier of two positions, either of which may be -1 (none). */
+const earlier = (a: number, b: number) => (a === -1 ? b : b === -1 ? a : Math.min(a, b));
 
 /** Whether a line looks like a source location (`file.c:12:3`, `--> src/x.rs:4:9`, `at f (x.js:1)`). */
 export function isLocation(line: string): boolean {
