@@ -25,9 +25,22 @@ const ERROR_FIELD =
  */
 const DIAGNOSTIC = /^\s*[\w.+-]{1,24}(?:\[\d+\])?: (?:error|fatal error|fatal|panic)(?::|\s+\(|\s+[a-z])/;
 
+/**
+ * A server error answered to a request: an HTTP status 5xx right after the request's protocol
+ * (`"POST /2/update HTTP/1.1" 500 265`, `GET /x => generated 0 bytes … (HTTP/1.1 500)`) or in a
+ * status field (`"statusCode":500`, `status=503`). Among the 200s and 404s of an access log it is
+ * the request that failed; a 404 is an answer, not a failure of the server.
+ */
+const SERVER_ERROR = /\bHTTP\/\d(?:\.\d)?"? 5\d\d\b|"?\bstatus(?:Code|_code)?"?\s*[:=]\s*5\d\d\b/;
+
 /** Whether a line carries a log level of an error in capitals, with a message after it, or an error field. */
 export function hasLevelMark(line: string): boolean {
-  return LEVEL_MARK.test(line) || (line.includes('rr') && ERROR_FIELD.test(line)) || DIAGNOSTIC.test(line);
+  return (
+    LEVEL_MARK.test(line) ||
+    (line.includes('rr') && ERROR_FIELD.test(line)) ||
+    DIAGNOSTIC.test(line) ||
+    (line.includes('5') && SERVER_ERROR.test(line))
+  );
 }
 
 /** Where the level mark starts in a line, or -1: what a line cut to fit shows. */

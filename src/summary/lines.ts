@@ -8,6 +8,7 @@ import type { Shield } from '../shield.js';
 import { CHAIN_LINES } from '../wrapped-token.js';
 import { cleanLines } from './clean.js';
 import type { Collected } from './collected.js';
+import { errorWordAt } from './salience.js';
 
 /** Cuts a line to at most `cap` characters, keeping its start and end. */
 export function cutLine(text: string, cap: number): string {
@@ -16,21 +17,34 @@ export function cutLine(text: string, cap: number): string {
 
 /**
  * Cuts a line to at most `cap` characters around `at` (its first error word) when the usual cut
- * would lose it: the start, then the part that says what went wrong (a log's JSON line puts its
- * error deep inside).
+ * would lose it: the start, the part that says what went wrong (a log's JSON line puts its
+ * error deep inside), and the end (where a record's statement or result closes it).
  */
 export function cutAround(text: string, cap: number, at: number): string {
   const note = (n: number) => `…[${formatCount(n)} chars omitted]…`;
-  const room = cap - 2 * note(text.length).length;
-  const headChars = Math.floor(room * 0.45);
-  if (text.length <= cap || at < 0 || at < Math.ceil(room * 0.6) - 20 || room < 40) return cutLine(text, cap);
+  const room = cap - 3 * note(text.length).length;
+  const headChars = Math.floor(room * 0.35);
+  // The usual cut keeps the first 60%: enough when the word and the message after it are in it.
+  if (
+    text.length <= cap ||
+    at < 0 ||
+    at + AFTER < Math.ceil((cap - note(text.length).length) * 0.6) ||
+    room < 60
+  )
+    return cutLine(text, cap);
   const from = Math.max(headChars, at - 20);
-  const to = Math.min(text.length, from + room - headChars);
+  const to = Math.min(text.length, from + Math.floor(room * 0.5));
   const first = safeSlice(text, 0, headChars);
   const window = safeSlice(text, from, to);
-  const rest = text.length - to;
-  return `${first}${note(from - first.length)}${window}${rest > 0 ? note(rest) : ''}`;
+  const endChars = Math.min(text.length - to, room - first.length - window.length);
+  const last = safeSlice(text, text.length - endChars, text.length);
+  const gap = text.length - to - last.length;
+  const end = gap > 0 ? `${note(gap)}${last}` : last;
+  return `${first}${note(from - first.length)}${window}${end}`;
 }
+
+/** The characters after an error word that say what went wrong. */
+const AFTER = 100;
 
 /** Shows the start of `start` and the end of `end` of a line `total` characters long. */
 function cutEdges(start: string, end: string, total: number, cap: number): string {
@@ -64,7 +78,12 @@ export function knownLines(c: Collected, shield: Shield): Map<number, PoolLine> 
   const headText = c.head.toString('utf8');
   const headLines = cleanLines(headText);
   const endsClean = c.complete || headText.endsWith('\n');
-  const whole = (line: number, text: string): PoolLine => ({ line, cut: (w) => cutLine(text, w) });
+  // A line longer than the width shows the part that says what went wrong (see cutAround): a
+  // JSON log's record puts its level and message deep inside.
+  const whole = (line: number, text: string): PoolLine => ({
+    line,
+    cut: (w) => (text.length <= w ? text : cutAround(text, w, errorWordAt(text))),
+  });
   // A line's neighbours, where held, for a secret cut over two lines (see shield.ts).
   const tail = new Map(c.tail.map((t) => [t.line, t.text]));
   const headAt = (n: number) =>
