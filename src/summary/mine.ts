@@ -6,6 +6,7 @@
  * parts. So `22/22 Test #22: misc_tests ..... Passed` and `8/22 Test #8: parse_value ... Passed`
  * are one template, although no mask knows that a test's name is a variable.
  */
+import { logPrefix, pastPrefix } from './log-prefix.js';
 import { template } from './salience.js';
 
 /** The share of positions two lines must agree at to be one template. */
@@ -33,11 +34,14 @@ function similarity(a: string[], b: string[]): number {
  * different kinds apart (a failing check is never one template with the passing ones).
  */
 export function mineTemplates(lines: Iterable<{ text: string; kind: string }>): Map<string, string> {
+  const all = [...lines];
+  // A log's prefix shared by most lines is left out of the comparison (see log-prefix.ts).
+  const prefix = logPrefix(all.map(({ text }) => template(text).split(' ')));
   const buckets = new Map<string, Cluster[]>();
   const keys = new Map<string, string>();
   const byMasked = new Map<string, string>();
   let next = 0;
-  for (const { text, kind } of lines) {
+  for (const { text, kind } of all) {
     if (keys.has(text)) continue;
     const masked = `${kind}\u0000${template(text)}`;
     const known = byMasked.get(masked);
@@ -45,9 +49,10 @@ export function mineTemplates(lines: Iterable<{ text: string; kind: string }>): 
       keys.set(text, known);
       continue;
     }
-    const tokens = template(text).split(' ');
-    const first = tokens[0] ?? '';
-    const bucketKey = `${kind}|${tokens.length}|${isVariable(first) ? '*' : first}`;
+    const whole = template(text).split(' ');
+    const tokens = pastPrefix(whole, prefix);
+    const first = whole[0] ?? '';
+    const bucketKey = `${kind}|${whole.length}|${isVariable(first) ? '*' : first}`;
     let bucket = buckets.get(bucketKey);
     if (!bucket) {
       bucket = [];
