@@ -117,7 +117,7 @@ function outliers(values: string[]): string[] {
   }
   if (sized.length < MIN_MEMBERS) return [];
   sized.sort((a, b) => b.m - a.m);
-  const few = Math.min(MAX_OUTLIERS, Math.floor(sized.length * RARE));
+  const few = Math.min(MAX_OUTLIERS, Math.max(1, Math.floor(sized.length * RARE)));
   for (let k = 1; k <= few; k++) {
     const below = (sized[k] as { m: number }).m;
     if ((sized[k - 1] as { m: number }).m >= GAP * Math.max(below, 1))
