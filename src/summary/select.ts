@@ -236,6 +236,9 @@ function singleHeld(
   const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
   // What led to an error, right above it: a compiler's `required from` chain (see chain.ts).
   if (h.sev >= 6) for (const k of chainAbove(view, h.line)) if (!parents.includes(k)) parents.push(k);
+  // Where an error that names no place happened, on the line right above it (see placeAbove).
+  const place = h.sev >= 6 ? placeAbove(view, h.line) : undefined;
+  if (place !== undefined && !parents.includes(place)) parents.push(place);
   parents.sort((a, b) => a - b);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
@@ -287,6 +290,18 @@ const sevWorth = (sev: number, count: number, check: boolean) => (check ? sev : 
 /** What is left of a unit's worth per alike one shown (see decayOf); a failing check keeps more. */
 const decayFor = (sev: number, located: boolean, distinct: number, check: boolean) =>
   check ? Math.max(CHECK_DECAY, decayOf(sev, located, distinct)) : decayOf(sev, located, distinct);
+
+/**
+ * The line right above an error that names no place, at its indentation, when that line names
+ * one: a record's fields (`"Pos": "internal/tag/rm.go:8:2",` above `"Err": "no required module
+ * provides package …"`).
+ */
+function placeAbove(view: (n: number) => string | undefined, n: number): number | undefined {
+  const own = view(n);
+  const above = view(n - 1);
+  if (own === undefined || above === undefined || isLocation(own) || !isLocation(above)) return undefined;
+  return indentOf(above) === indentOf(own) && scoreLine(above).score <= 0 ? n - 1 : undefined;
+}
 
 /** A location, or a line number in words (`In src/run.sh line 41:`). */
 const namesPlace = (text: string) => isLocation(text) || /\bline \d+\b/i.test(text);
