@@ -28,6 +28,7 @@ import { kindRarity } from './kinds.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { linkNamesakes } from './namesakes.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
+import { placeAbove } from './place-above.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, indentOf, isLocation, scoreLine, shape, template } from './salience.js';
 import { slotRarity } from './slots.js';
@@ -236,6 +237,8 @@ function singleHeld(
   const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
   // What led to an error, right above it: a compiler's `required from` chain (see chain.ts).
   if (h.sev >= 6) for (const k of chainAbove(view, h.line)) if (!parents.includes(k)) parents.push(k);
+  // Where an error that names no place was found, said above it (see place-above.ts).
+  if (h.sev >= 6 && parents.length === 0) parents.push(...placeAbove(textAt, h.line));
   parents.sort((a, b) => a - b);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));

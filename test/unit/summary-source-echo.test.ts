@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scoreLine } from '../../src/summary/salience.js';
-import { isSourceEcho } from '../../src/summary/source-echo.js';
+import { echoedLine, isSourceEcho, pointedLine } from '../../src/summary/source-echo.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 900 };
@@ -50,5 +50,16 @@ describe('source echoed in a code frame', () => {
     const out = summarize(lines.join('\n'), facts);
     expect(out).toContain('Could not deduce (Num String)');
     expect(out).not.toMatch(/\d+ \| {4}fail "expected a test 2 error here"/);
+  });
+});
+
+describe('the source line a location points at', () => {
+  it('reads the echoed line number and the line a location points at', () => {
+    expect(echoedLine('   52 |     call json%deserialize(p,json_string)')).toBe(52);
+    expect(echoedLine('528 |             exp = exp * 10 + digit;')).toBe(528);
+    expect(echoedLine('     | ^^^^^')).toBeUndefined();
+    expect(pointedLine('/tmp/jf/test/jf_test_27.F90:52:13:')).toBe(52);
+    expect(pointedLine('   --> src/de.rs:528:30')).toBe(528);
+    expect(pointedLine('error[E0308]: mismatched types')).toBeUndefined();
   });
 });
