@@ -261,8 +261,11 @@ function singleHeld(
   // title is what names it: failing checks alike but for their titles' lengths stay in line order.
   const charged = h.check ? entries.slice(entries.indexOf(main)) : entries;
   const length = charged.reduce((n, e) => n + entryCost(e), 0);
+  // A line that names no place, with the location under it: alike lines elsewhere are no copies.
+  const under = block[0] === h.line + 1 && !isLocation(h.text) ? held.get(h.line + 1)?.text : undefined;
+  const ident = under !== undefined && isLocation(under) ? { ident: `${h.text}\n${under}` } : {};
   return [
-    noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)),
+    { ...noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)), ...ident },
     noted(pending(h, [main], h.worth - (h.check ? 3 * ALONE_COST : ALONE_COST), decay)),
   ];
 }

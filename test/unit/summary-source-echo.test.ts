@@ -62,4 +62,34 @@ describe('the source line a location points at', () => {
     expect(pointedLine('   --> src/de.rs:528:30')).toBe(528);
     expect(pointedLine('error[E0308]: mismatched types')).toBeUndefined();
   });
+
+  it('shows alike errors whose places are on the line under them, each with its place', () => {
+    const warning = (i: number) => [
+      `warning: unused variable: \`x${i}\``,
+      `   --> src/m${i % 7}.rs:${i + 10}:9`,
+      '    |',
+      `${i + 10} |     let x${i} = compute(${i});`,
+      '    |         ^^ help: prefix it with an underscore',
+      '',
+    ];
+    const error = (file: string, line: number, code: string) => [
+      'error[E0308]: mismatched types',
+      `   --> ${file}:${line}:30`,
+      '    |',
+      `${line} |             ${code}`,
+      '    |                              ^^^^^ expected `i32`, found `u8`',
+      '',
+    ];
+    const lines = [
+      ...Array.from({ length: 150 }, (_, i) => warning(i)).flat(),
+      ...error('src/de.rs', 97, 'c => $a >= c / 10 && ($a > c / 10 || $b > c % 10),'),
+      ...error('src/de.rs', 528, 'exp = exp * 10 + digit;'),
+      ...Array.from({ length: 150 }, (_, i) => warning(i + 150)).flat(),
+      'error: could not compile `serde_json` (lib) due to 2 previous errors; 300 warnings emitted',
+    ];
+    const out = summarize(lines.join('\n'), facts);
+    expect(out.split('error[E0308]: mismatched types').length).toBe(3);
+    expect(out).toContain('--> src/de.rs:97:30');
+    expect(out).toContain('--> src/de.rs:528:30');
+  });
 });
