@@ -26,6 +26,7 @@ import { liftFirsts } from './firsts.js';
 import { repeatedFrames } from './frames.js';
 import { kindRarity } from './kinds.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
+import { messageRarity } from './messages.js';
 import { linkNamesakes } from './namesakes.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
 import { placeAbove } from './place-above.js';
@@ -421,17 +422,21 @@ export function select(
   const keyOf = mineKeys(held, c.candidates);
   for (const h of held.values()) h.key = keyOf(h.text);
   const sp = spans(held, c.candidates, keyOf);
-  const code = codeRarity([
+  const found = [
     ...[...held.values()].map((h) => ({ text: h.text, count: 1 })),
     ...c.candidates.filter((k) => !held.has(k.line)).map((k) => ({ text: k.text, count: k.count })),
-  ]);
+  ];
+  // A rare rule code, or a rare message in a finding's own words (see messages.ts).
+  const rule = codeRarity(found);
+  const message = messageRarity(found);
+  const code = (t: string) => Math.max(rule(t), message.worth(t));
   // A held line's rare variable part (see slots.ts) is worth as much as a rare rule code.
   const slot = slotRarity(held.values());
   // A rare kind in the line's own words (see kinds.ts) is a rare rule code too, for the lines
   // that say less than an error (an error's words already make it worth seeing).
   const kind = kindRarity([...held.values()].filter((h) => h.sev < 6).map((h) => h.text));
   scoreHeld(held, sp, c.lines, opts, (t) => Math.max(code(t), kind.worth(t)) + slot.worth(t));
-  for (const h of held.values()) h.key += slot.tag(h.text) + kind.tag(h.text);
+  for (const h of held.values()) h.key += slot.tag(h.text) + kind.tag(h.text) + message.tag(h.text);
   const outline = outlineOf(held.values());
   liftOutline(held.values(), outline);
   liftEchoes(held.values());

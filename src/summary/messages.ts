@@ -1,0 +1,66 @@
+/**
+ * Messages of findings. A finding (a line that opens with its place, `docs/a.rst:58: …`,
+ * `  src/m.py:12:5 - error: …`) says what is wrong in words, with the names it is about quoted:
+ * `(ERROR/3) Unknown interpreted text role "doc".` six hundred times over a dozen roles, and once
+ * `(ERROR/3) Unknown target name: "configuration".`. The quoted names split such lines into many
+ * templates, and a template mined over them may join lines that differ in their words (`Unknown
+ * target name` and `Unknown directive type` agree at half their words): the message's own words,
+ * the first few with names, numbers and paths masked, are its kind. Among many findings of few
+ * kinds, a finding whose kind is seen once or twice is news, as a rare rule code is (see
+ * codes.ts), and a template of its own.
+ *
+ * It reads the bounded set of lines the summary chooses from, never every line of the output.
+ */
+import { remembered } from '../memo.js';
+import { template } from './salience.js';
+
+/** A finding's place at the start of its line: a file, a line number, maybe a column. */
+const PLACE = /^\s*[\w./\\@+-]*\.[A-Za-z]\w{0,5}:\d+(?::\d+)?:?\s+(?:-\s+)?/;
+/** Words of the message read for its kind. */
+const WORDS = 4;
+/** Findings needed, and kinds among them, before a kind's rarity says anything. */
+const MIN_FINDINGS = 20;
+const MIN_KINDS = 3;
+/** At most this share of the findings may be distinct kinds: more, and the words hold names. */
+const MAX_SHARE = 1 / 4;
+/** The worth of a kind seen once; it falls by FALL per doubling of its count. */
+const WORTH = 4;
+const FALL = 2;
+
+/** The kind of a finding's message (its first words, masked), or '' for a line that is none. */
+const kindOf = remembered((text) => {
+  const place = PLACE.exec(text);
+  if (place === null) return '';
+  const words = template(text.slice(place[0].length)).split(' ', WORDS);
+  // A message of letters: a place followed by a number or a mark alone is no finding.
+  return /[A-Za-z]{3}/.test(words.join(' ')) ? words.join(' ') : '';
+});
+
+/** A rare message's worth and a tag for it (see kinds.ts). */
+export interface MessageRarity {
+  worth(text: string): number;
+  tag(text: string): string;
+}
+
+const NONE: MessageRarity = { worth: () => 0, tag: () => '' };
+
+/**
+ * The worth of each finding's kind of message being rare, learnt from the lines the summary
+ * chooses from (each with how many lines it stands for).
+ */
+export function messageRarity(lines: Iterable<{ text: string; count: number }>): MessageRarity {
+  const counts = new Map<string, number>();
+  let findings = 0;
+  for (const { text, count } of lines) {
+    const kind = kindOf(text);
+    if (kind === '') continue;
+    counts.set(kind, (counts.get(kind) ?? 0) + count);
+    findings += count;
+  }
+  if (findings < MIN_FINDINGS || counts.size < MIN_KINDS || counts.size > findings * MAX_SHARE) return NONE;
+  const worth = (text: string) => {
+    const kind = kindOf(text);
+    return kind === '' ? 0 : Math.max(0, WORTH - FALL * Math.log2(counts.get(kind) ?? 1));
+  };
+  return { worth, tag: (text) => (worth(text) > 0 ? `\u0002${kindOf(text)}` : '') };
+}
