@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageRarity } from '../../src/summary/messages.js';
+import { scoreLine } from '../../src/summary/salience.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const roles = ['doc', 'ref', 'class', 'func', 'meth', 'data', 'attr', 'mod', 'exc', 'term'];
@@ -53,5 +54,43 @@ describe('rare messages of findings in their own words', () => {
       durationMs: 9,
     });
     expect(out).toContain('(ERROR/3) Unknown target name: "configuration".');
+  });
+});
+
+describe("a finding's level in one letter", () => {
+  it('reads W as a warning and E or F as an error after a place, and C or R as nothing', () => {
+    expect(
+      scoreLine(
+        'lib/addressable/uri.rb:1820:9: W: Lint/UselessAssignment: Useless assignment to variable - x.',
+      ).kind,
+    ).toBe('warning');
+    expect(scoreLine('lib/a.rb:3:1: E: Lint/Syntax: unexpected token kEND').kind).toBe('error');
+    expect(scoreLine('lib/a.rb:3:1: F: Lint/Syntax: unexpected token').kind).toBe('error');
+    expect(
+      scoreLine('lib/a.rb:3:1: C: [Correctable] Style/StringLiterals: Prefer single-quoted strings.').score,
+    ).toBe(0);
+    expect(scoreLine('W: something else').score).toBe(0);
+  });
+
+  it('shows a warning among thousands of conventions in the middle of a long output', () => {
+    const conv = (i: number) => [
+      `lib/a/uri.rb:${i + 1}:${(i % 40) + 1}: C: [Correctable] Style/StringLiterals: Prefer single-quoted strings when you don't need interpolation.`,
+      `    x${i} = "value ${i}"`,
+      '        ^^^^^^^^^^',
+    ];
+    const lines = Array.from({ length: 6000 }, (_, i) => conv(i)).flat();
+    lines.splice(
+      9000,
+      0,
+      'lib/a/uri.rb:1820:9: W: Lint/UselessAssignment: Useless assignment to variable - fragment_component.',
+    );
+    lines.push('', '7 files inspected, 6001 offenses detected');
+    const out = summarize(lines.join('\n'), {
+      id: 'unit_0123abcd',
+      path: '/runs/u.txt',
+      exitCode: 1,
+      durationMs: 9,
+    });
+    expect(out).toContain('W: Lint/UselessAssignment: Useless assignment to variable - fragment_component.');
   });
 });
