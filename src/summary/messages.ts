@@ -11,7 +11,6 @@
  *
  * It reads the bounded set of lines the summary chooses from, never every line of the output.
  */
-import { remembered } from '../memo.js';
 import { template } from './salience.js';
 
 /** A finding's place at the start of its line: a file, a line number, maybe a column. */
@@ -27,14 +26,22 @@ const MAX_SHARE = 1 / 4;
 const WORTH = 4;
 const FALL = 2;
 
-/** The kind of a finding's message (its first words, masked), or '' for a line that is none. */
-const kindOf = remembered((text) => {
-  const place = PLACE.exec(text);
+/** The masked place at the start of a line's template (`P:#:#: `, `P:# - `). */
+const MASKED_PLACE = /^P(?::#){1,2}:?\s+(?:-\s+)?/;
+
+/**
+ * The kind of a finding's message (its first words, masked), or '' for a line that is none. It
+ * reads the line's template (see salience.ts), remembered for the miner: no new string is masked.
+ */
+function kindOf(text: string): string {
+  if (!PLACE.test(text)) return '';
+  const masked = template(text);
+  const place = MASKED_PLACE.exec(masked);
   if (place === null) return '';
-  const words = template(text.slice(place[0].length)).split(' ', WORDS);
+  const words = masked.slice(place[0].length).split(' ', WORDS).join(' ');
   // A message of letters: a place followed by a number or a mark alone is no finding.
-  return /[A-Za-z]{3}/.test(words.join(' ')) ? words.join(' ') : '';
-});
+  return /[A-Za-z]{3}/.test(words) ? words : '';
+}
 
 /** A rare message's worth and a tag for it (see kinds.ts). */
 export interface MessageRarity {
@@ -50,17 +57,24 @@ const NONE: MessageRarity = { worth: () => 0, tag: () => '' };
  */
 export function messageRarity(lines: Iterable<{ text: string; count: number }>): MessageRarity {
   const counts = new Map<string, number>();
+  // Each line's kind, read once (the lines are asked for again by worth and tag).
+  const kinds = new Map<string, string>();
   let findings = 0;
   for (const { text, count } of lines) {
-    const kind = kindOf(text);
+    let kind = kinds.get(text);
+    if (kind === undefined) {
+      kind = kindOf(text);
+      kinds.set(text, kind);
+    }
     if (kind === '') continue;
     counts.set(kind, (counts.get(kind) ?? 0) + count);
     findings += count;
   }
   if (findings < MIN_FINDINGS || counts.size < MIN_KINDS || counts.size > findings * MAX_SHARE) return NONE;
+  const kindOfLine = (text: string) => kinds.get(text) ?? kindOf(text);
   const worth = (text: string) => {
-    const kind = kindOf(text);
+    const kind = kindOfLine(text);
     return kind === '' ? 0 : Math.max(0, WORTH - FALL * Math.log2(counts.get(kind) ?? 1));
   };
-  return { worth, tag: (text) => (worth(text) > 0 ? `\u0002${kindOf(text)}` : '') };
+  return { worth, tag: (text) => (worth(text) > 0 ? `\u0002${kindOfLine(text)}` : '') };
 }
