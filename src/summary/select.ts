@@ -210,10 +210,20 @@ const repeatOf = (line: number, n: number): Entry => ({
   role: 'meta',
 });
 
-function pending(h: Held, entries: Entry[], worth: number, decay: number): Pending {
+function pending(h: Held, entries: Entry[], worth: number, decay: number, ident?: string): Pending {
   const bonus = h.isNew ? h.bonus : 0;
   const salient = h.sev > 0 ? { salient: true } : {};
-  return { entries, score: worth + bonus, line: h.line, key: h.key, bonus, main: h.text, decay, ...salient };
+  return {
+    entries,
+    score: worth + bonus,
+    line: h.line,
+    key: h.key,
+    bonus,
+    main: h.text,
+    decay,
+    ident,
+    ...salient,
+  };
 }
 
 /** One held line, with its block and parent header when it is salient. */
@@ -264,9 +274,9 @@ function singleHeld(
   const length = charged.reduce((n, e) => n + entryCost(e), 0);
   // A line that names no place, with the location under it: alike lines elsewhere are no copies.
   const under = block[0] === h.line + 1 && !isLocation(h.text) ? held.get(h.line + 1)?.text : undefined;
-  const ident = under !== undefined && isLocation(under) ? { ident: `${h.text}\n${under}` } : {};
+  const ident = under !== undefined && isLocation(under) ? `${h.text}\n${under}` : undefined;
   return [
-    { ...noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)), ...ident },
+    noted(pending(h, entries, h.worth - length / BLOCK_COST, decay, ident)),
     noted(pending(h, [main], h.worth - (h.check ? 3 * ALONE_COST : ALONE_COST), decay)),
   ];
 }
