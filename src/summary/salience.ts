@@ -104,6 +104,8 @@ const GUARD_SYMBOLS = [
   '^--- ',
   '\\*\\*\\*',
   '^==\\d+==',
+  // A finding's level as one letter after its place (`lib/a.rb:12:5: W: …`): see LEVEL_LETTER.
+  ': (?:e|f|w): ',
   '\\be\\d{3,5}\\b',
 ];
 
@@ -164,6 +166,12 @@ const ADVICE_START =
  * directive on a `not ok` line). It fails nothing: it is no error.
  */
 export const EXPECTED_FAILURE = /^\s*not ok\b.*#\s*(?:TODO|SKIP)\b/i;
+/**
+ * A finding's level as one capital letter right after its place (`lib/a.rb:1820:9: W:
+ * Lint/UselessAssignment: …`, `src/m.py:3:0: E: …`): E and F are errors, W a warning; C and R
+ * (convention, refactor) say nothing is wrong.
+ */
+const LEVEL_LETTER = /^\s*[\w./\\@+-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?: ([EFW]): /;
 const NOISE_START = /^\s*(?:\[(?:DEBUG|TRACE|VERBOSE)\]|DEBUG\b|TRACE\b|\d+\s+DEBUG\b)/;
 /** Details that explain a failure: an assertion's expected and received values. */
 const DETAIL =
@@ -223,10 +231,11 @@ function scoreOf(line: string, hints: readonly string[]): Salience {
     (/Error|Exception/.test(line) && LOCATED_EXCEPTION.test(line)) ||
     // A log level in capitals inside a line (see levels.ts).
     hasLevelMark(line);
-  if (strong) {
+  const letter = LEVEL_LETTER.exec(line)?.[1];
+  if (strong || letter === 'E' || letter === 'F') {
     kind = 'error';
     score = 12;
-  } else if (WARNING_START.test(line)) {
+  } else if (WARNING_START.test(line) || letter === 'W') {
     kind = 'warning';
     score = 4;
   } else if (ERROR_WORD.test(line)) {

@@ -26,8 +26,10 @@ import { liftFirsts } from './firsts.js';
 import { repeatedFrames } from './frames.js';
 import { kindRarity } from './kinds.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
+import { messageRarity } from './messages.js';
 import { linkNamesakes } from './namesakes.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
+import { placeAbove, placeInRecord } from './place-above.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, indentOf, isLocation, scoreLine, shape, template } from './salience.js';
 import { slotRarity } from './slots.js';
@@ -208,10 +210,20 @@ const repeatOf = (line: number, n: number): Entry => ({
   role: 'meta',
 });
 
-function pending(h: Held, entries: Entry[], worth: number, decay: number): Pending {
+function pending(h: Held, entries: Entry[], worth: number, decay: number, ident?: string): Pending {
   const bonus = h.isNew ? h.bonus : 0;
   const salient = h.sev > 0 ? { salient: true } : {};
-  return { entries, score: worth + bonus, line: h.line, key: h.key, bonus, main: h.text, decay, ...salient };
+  return {
+    entries,
+    score: worth + bonus,
+    line: h.line,
+    key: h.key,
+    bonus,
+    main: h.text,
+    decay,
+    ident,
+    ...salient,
+  };
 }
 
 /** One held line, with its block and parent header when it is salient. */
@@ -236,9 +248,11 @@ function singleHeld(
   const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
   // What led to an error, right above it: a compiler's `required from` chain (see chain.ts).
   if (h.sev >= 6) for (const k of chainAbove(view, h.line)) if (!parents.includes(k)) parents.push(k);
-  // Where an error that names no place happened, on the line right above it (see placeAbove).
-  const place = h.sev >= 6 ? placeAbove(view, h.line) : undefined;
-  if (place !== undefined && !parents.includes(place)) parents.push(place);
+  // Where an error that names no place was found: said above it, or in its record's field right
+  // above it (see place-above.ts).
+  if (h.sev >= 6 && parents.length === 0) parents.push(...placeAbove(textAt, h.line));
+  const field = h.sev >= 6 ? placeInRecord(view, h.line) : undefined;
+  if (field !== undefined && !parents.includes(field)) parents.push(field);
   parents.sort((a, b) => a - b);
   if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
@@ -261,8 +275,11 @@ function singleHeld(
   // title is what names it: failing checks alike but for their titles' lengths stay in line order.
   const charged = h.check ? entries.slice(entries.indexOf(main)) : entries;
   const length = charged.reduce((n, e) => n + entryCost(e), 0);
+  // A line that names no place, with the location under it: alike lines elsewhere are no copies.
+  const under = block[0] === h.line + 1 && !isLocation(h.text) ? held.get(h.line + 1)?.text : undefined;
+  const ident = under !== undefined && isLocation(under) ? `${h.text}\n${under}` : undefined;
   return [
-    noted(pending(h, entries, h.worth - length / BLOCK_COST, decay)),
+    noted(pending(h, entries, h.worth - length / BLOCK_COST, decay, ident)),
     noted(pending(h, [main], h.worth - (h.check ? 3 * ALONE_COST : ALONE_COST), decay)),
   ];
 }
@@ -290,18 +307,6 @@ const sevWorth = (sev: number, count: number, check: boolean) => (check ? sev : 
 /** What is left of a unit's worth per alike one shown (see decayOf); a failing check keeps more. */
 const decayFor = (sev: number, located: boolean, distinct: number, check: boolean) =>
   check ? Math.max(CHECK_DECAY, decayOf(sev, located, distinct)) : decayOf(sev, located, distinct);
-
-/**
- * The line right above an error that names no place, at its indentation, when that line names
- * one: a record's fields (`"Pos": "internal/tag/rm.go:8:2",` above `"Err": "no required module
- * provides package …"`).
- */
-function placeAbove(view: (n: number) => string | undefined, n: number): number | undefined {
-  const own = view(n);
-  const above = view(n - 1);
-  if (own === undefined || above === undefined || isLocation(own) || !isLocation(above)) return undefined;
-  return indentOf(above) === indentOf(own) && scoreLine(above).score <= 0 ? n - 1 : undefined;
-}
 
 /** A location, or a line number in words (`In src/run.sh line 41:`). */
 const namesPlace = (text: string) => isLocation(text) || /\bline \d+\b/i.test(text);
@@ -430,17 +435,21 @@ export function select(
   const keyOf = mineKeys(held, c.candidates);
   for (const h of held.values()) h.key = keyOf(h.text);
   const sp = spans(held, c.candidates, keyOf);
-  const code = codeRarity([
+  const found = [
     ...[...held.values()].map((h) => ({ text: h.text, count: 1 })),
     ...c.candidates.filter((k) => !held.has(k.line)).map((k) => ({ text: k.text, count: k.count })),
-  ]);
+  ];
+  // A rare rule code, or a rare message in a finding's own words (see messages.ts).
+  const rule = codeRarity(found);
+  const message = messageRarity(found);
+  const code = (t: string) => Math.max(rule(t), message.worth(t));
   // A held line's rare variable part (see slots.ts) is worth as much as a rare rule code.
   const slot = slotRarity(held.values());
   // A rare kind in the line's own words (see kinds.ts) is a rare rule code too, for the lines
   // that say less than an error (an error's words already make it worth seeing).
   const kind = kindRarity([...held.values()].filter((h) => h.sev < 6).map((h) => h.text));
   scoreHeld(held, sp, c.lines, opts, (t) => Math.max(code(t), kind.worth(t)) + slot.worth(t));
-  for (const h of held.values()) h.key += slot.tag(h.text) + kind.tag(h.text);
+  for (const h of held.values()) h.key += slot.tag(h.text) + kind.tag(h.text) + message.tag(h.text);
   const outline = outlineOf(held.values());
   liftOutline(held.values(), outline);
   liftEchoes(held.values());

@@ -17,6 +17,12 @@ export interface Pending extends Unit {
   note?: string;
   /** Whether its main line is salient (see alike.ts). */
   salient?: boolean;
+  /**
+   * What makes it no copy of a chosen unit of the same text, when its main line alone does not
+   * say it: the location on the line under it (`error[E0308]: mismatched types` twice, above
+   * `--> src/de.rs:97:55` and `--> src/de.rs:528:30`).
+   */
+  ident?: string;
 }
 
 /** What a unit is worth once `taken` members of its template are shown. */
@@ -86,7 +92,7 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
     // A unit whose main line is shown already brings the rest of its block (the line came alone
     // first); another line of the same text says nothing.
     const extending = shown.has(unit.line);
-    if (!first || orphan || (!extending && texts.get(unit.key)?.has(unit.main))) {
+    if (!first || orphan || (!extending && texts.get(unit.key)?.has(unit.ident ?? unit.main))) {
       requeue();
       continue;
     }
@@ -122,7 +128,7 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
       for (const w of byLine.get(l) ?? []) if (w !== q && w.units[w.next]?.line === l) enqueue(w);
     shownFine.add(fineOf(unit));
     if (!texts.has(unit.key)) texts.set(unit.key, new Set());
-    texts.get(unit.key)?.add(unit.main);
+    texts.get(unit.key)?.add(unit.ident ?? unit.main);
     used += need;
     least += bare;
     requeue();

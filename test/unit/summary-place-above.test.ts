@@ -1,40 +1,47 @@
 import { describe, expect, it } from 'vitest';
+import { placeAbove } from '../../src/summary/place-above.js';
 import { summarize } from '../../src/summary/summarize.js';
 
-const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 0, durationMs: 2500 };
+const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 900 };
 
-/** A listing of packages as JSON records; one of them cannot import a package. */
-function listing(): string {
-  const out: string[] = [];
-  for (let i = 0; i < 40; i++) {
-    out.push(
-      '{',
-      `\t"Dir": "/src/toml/internal/p${i}",`,
-      `\t"ImportPath": "example.com/toml/internal/p${i}",`,
-    );
-    out.push(`\t"Name": "p${i}",`, '\t"GoFiles": [', `\t\t"p${i}.go",`, `\t\t"p${i}_util.go"`, '\t],');
-    if (i === 21)
-      out.push(
-        '\t"DepsErrors": [',
-        '\t\t{',
-        '\t\t\t"ImportStack": [',
-        '\t\t\t\t"example.com/toml/internal/p21"',
-        '\t\t\t],',
-        '\t\t\t"Pos": "internal/p21/rm.go:8:2",',
-        '\t\t\t"Err": "no required module provides package example.com/toml/internal/tz; to add it:"',
-        '\t\t}',
-        '\t],',
-      );
-    out.push(`\t"Imports": [`, '\t\t"fmt",', '\t\t"strings"', '\t]', '}');
-  }
-  return out.join('\n');
-}
+const fortran = [
+  '/usr/bin/f95 -O3 -c /tmp/jf/test/jf_test_27.F90 -o jf_test_27.F90.o',
+  '/tmp/jf/test/jf_test_27.F90:52:13:',
+  '',
+  '   52 |     call json%deserialize(p,json_string)',
+  '      |             1',
+  'Error: Found no matching specific binding for the call to the GENERIC ‘deserialize’ at (1)',
+];
 
-describe('an error that names no place', () => {
-  it('comes with the line right above it, at its indentation, that names one', () => {
-    const out = summarize(listing(), facts, { budget: 1500 });
-    expect(out).toContain('"Err": "no required module provides package');
-    // Before, the error came alone, and where the bad import is was left out.
-    expect(out).toContain('"Pos": "internal/p21/rm.go:8:2",');
+describe('the place an error that names none was found, said above it', () => {
+  it('reads a location past a code frame and a blank line, with the echo of the line it points at', () => {
+    expect(placeAbove((k) => fortran[k - 1], 6)).toEqual([2, 4]);
+  });
+
+  it('reads the line right above when it names a file, and nothing else', () => {
+    const patch = ['checking file lib/a.js', 'checking file lib/b.js', 'Hunk #1 FAILED at 21.'];
+    expect(placeAbove((k) => patch[k - 1], 3)).toEqual([2]);
+    const prose = ['Running the suite', 'Hunk #1 FAILED at 21.'];
+    expect(placeAbove((k) => prose[k - 1], 2)).toEqual([]);
+    const indented = ['checking file lib/a.js', '  Hunk #1 FAILED at 21.'];
+    expect(placeAbove((k) => indented[k - 1], 2)).toEqual([]);
+    const tagged = ['counted /home/dev/src/ws.c', '==21969== Invalid read of size 4'];
+    expect(placeAbove((k) => tagged[k - 1], 2)).toEqual([]);
+    const located = ['checking file lib/a.js', 'lib/b.js:3:1: error: bad'];
+    expect(placeAbove((k) => located[k - 1], 2)).toEqual([]);
+  });
+
+  it('shows the file a failed step was working on with the failure', () => {
+    const lines = [
+      ...Array.from({ length: 400 }, (_, i) => `checking file lib/part${i}/Plugin${i}.js`),
+      'checking file lib/optimize/SplitChunksPlugin.js',
+      'Hunk #1 FAILED at 21.',
+      'Hunk #2 succeeded at 213 (offset 1 line).',
+      '1 out of 2 hunks FAILED',
+      ...Array.from({ length: 200 }, (_, i) => `checking file lib/more${i}/Other${i}.js`),
+    ];
+    const out = summarize(lines.join('\n'), facts);
+    expect(out).toContain('Hunk #1 FAILED at 21.');
+    expect(out).toContain('checking file lib/optimize/SplitChunksPlugin.js');
   });
 });

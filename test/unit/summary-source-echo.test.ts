@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scoreLine } from '../../src/summary/salience.js';
-import { isSourceEcho } from '../../src/summary/source-echo.js';
+import { echoedLine, isSourceEcho, pointedLine } from '../../src/summary/source-echo.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 900 };
@@ -50,5 +50,46 @@ describe('source echoed in a code frame', () => {
     const out = summarize(lines.join('\n'), facts);
     expect(out).toContain('Could not deduce (Num String)');
     expect(out).not.toMatch(/\d+ \| {4}fail "expected a test 2 error here"/);
+  });
+});
+
+describe('the source line a location points at', () => {
+  it('reads the echoed line number and the line a location points at', () => {
+    expect(echoedLine('   52 |     call json%deserialize(p,json_string)')).toBe(52);
+    expect(echoedLine('528 |             exp = exp * 10 + digit;')).toBe(528);
+    expect(echoedLine('     | ^^^^^')).toBeUndefined();
+    expect(pointedLine('/tmp/jf/test/jf_test_27.F90:52:13:')).toBe(52);
+    expect(pointedLine('   --> src/de.rs:528:30')).toBe(528);
+    expect(pointedLine('error[E0308]: mismatched types')).toBeUndefined();
+  });
+
+  it('shows alike errors whose places are on the line under them, each with its place', () => {
+    const warning = (i: number) => [
+      `warning: unused variable: \`x${i}\``,
+      `   --> src/m${i % 7}.rs:${i + 10}:9`,
+      '    |',
+      `${i + 10} |     let x${i} = compute(${i});`,
+      '    |         ^^ help: prefix it with an underscore',
+      '',
+    ];
+    const error = (file: string, line: number, code: string) => [
+      'error[E0308]: mismatched types',
+      `   --> ${file}:${line}:30`,
+      '    |',
+      `${line} |             ${code}`,
+      '    |                              ^^^^^ expected `i32`, found `u8`',
+      '',
+    ];
+    const lines = [
+      ...Array.from({ length: 150 }, (_, i) => warning(i)).flat(),
+      ...error('src/de.rs', 97, 'c => $a >= c / 10 && ($a > c / 10 || $b > c % 10),'),
+      ...error('src/de.rs', 528, 'exp = exp * 10 + digit;'),
+      ...Array.from({ length: 150 }, (_, i) => warning(i + 150)).flat(),
+      'error: could not compile `serde_json` (lib) due to 2 previous errors; 300 warnings emitted',
+    ];
+    const out = summarize(lines.join('\n'), facts);
+    expect(out.split('error[E0308]: mismatched types').length).toBe(3);
+    expect(out).toContain('--> src/de.rs:97:30');
+    expect(out).toContain('--> src/de.rs:528:30');
   });
 });
