@@ -177,9 +177,15 @@ const LOCATION =
  */
 function leadsWithErrorWord(line: string): boolean {
   const m = ERROR_WORD.exec(line);
-  if (m === null || m.index !== line.length - line.trimStart().length) return false;
+  if (m === null || m.index !== line.length - line.replace(COMMENT_MARK, '').length) return false;
   return /[A-Za-z]{2}/.test(line.slice(m.index + m[0].length));
 }
+
+/**
+ * Indentation, and a comment mark before words: a test protocol's diagnostics are comments
+ * (`#   Failed test at t/x.t line 46.`, then its `got:` and `expected:` lines).
+ */
+const COMMENT_MARK = /^\s*(?:#+\s+)?/;
 
 /** Where the first error word of a line is (`TypeError`, `failed`, `cannot`), or -1. */
 export function errorWordAt(line: string): number {

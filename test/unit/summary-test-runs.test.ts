@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { scoreLine } from '../../src/summary/salience.js';
+import { summarize } from '../../src/summary/summarize.js';
+
+const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 2, durationMs: 2500 };
+
+describe('test runs', () => {
+  it("reads a test protocol's diagnostic past its comment mark: an error word leads it", () => {
+    expect(scoreLine('#   Failed test at t/007_pc_esc.t line 46.').score).toBe(8);
+    expect(scoreLine('    #   Failed test at t/old-base.t line 319.').score).toBe(8);
+    // A comment that only holds the word is no message.
+    expect(scoreLine('# failed').score).toBe(4);
+  });
+
+  it("shows a TAP failure's got and expected lines with it, among thousands of passing checks", () => {
+    const passing = (file: string, n: number) => [
+      `${file} ${'.'.repeat(20)} `,
+      `1..${n}`,
+      ...Array.from({ length: n }, (_, i) => `ok ${i + 1} - check ${i + 1} of ${file} holds`),
+      'ok',
+    ];
+    const files = Array.from({ length: 60 }, (_, i) => passing(`t/${100 + i}_case.t`, 40)).flat();
+    const failing = [
+      '',
+      '#   Failed test at t/007_pc_esc.t line 46.',
+      `#          got: '{"test":"abc\\u000cdef"}'`,
+      `#     expected: '{"test":"abc\\fdef"}'`,
+      '# Looks like you failed 1 test of 17.',
+      `t/007_pc_esc.t ${'.'.repeat(20)} `,
+      '1..17',
+      ...Array.from({ length: 6 }, (_, i) => `ok ${i + 1}`),
+      'not ok 7',
+      ...Array.from({ length: 10 }, (_, i) => `ok ${i + 8}`),
+      'Dubious, test returned 1 (wstat 256, 0x100)',
+      'Failed 1/17 subtests ',
+    ];
+    // Another file's notes, each at a location: what a check printed on its way, not a failure.
+    const notes = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `#  (malformed JSON string number ${i}, at character offset ${i + 4} (before "x${i}") at t/018_json_checker.t line 32.`,
+    );
+    const out = [...files.slice(0, 900), ...failing, ...notes, ...files.slice(900)].join('\n');
+    const summary = summarize(
+      `${out}\nResult: FAIL\nFailed 1/61 test programs. 1/2417 subtests failed.\n`,
+      facts,
+      {
+        budget: 1200,
+      },
+    );
+    expect(summary).toContain('#   Failed test at t/007_pc_esc.t line 46.');
+    expect(summary).toContain(`got: '{"test":"abc\\u000cdef"}'`);
+    expect(summary).toContain(`expected: '{"test":"abc\\fdef"}'`);
+  });
+});
