@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Collector } from '../../src/summary/collector.js';
 import { scoreLine } from '../../src/summary/salience.js';
 import { summarize } from '../../src/summary/summarize.js';
 
@@ -51,5 +52,37 @@ describe('test runs', () => {
     expect(summary).toContain('#   Failed test at t/007_pc_esc.t line 46.');
     expect(summary).toContain(`got: '{"test":"abc\\u000cdef"}'`);
     expect(summary).toContain(`expected: '{"test":"abc\\fdef"}'`);
+  });
+
+  it('reads a count of what was found as a count line, and a count of broken things as failing', () => {
+    expect(scoreLine('Found 63 broken links.')).toEqual({ kind: 'count', score: 13 });
+    expect(scoreLine('Found 185 clones.')).toEqual({ kind: 'count', score: 10 });
+    expect(scoreLine('✖ Found 328 circular dependencies!').kind).toBe('count');
+    expect(scoreLine('Total errors found: 431').kind).toBe('count');
+    // A page not found is no count.
+    expect(scoreLine('HTTP request sent, awaiting response... 404 File not found').kind).toBe('error');
+  });
+
+  it('marks a count of what was found when it moved since the last run', () => {
+    const fingerprintOf = (text: string) => {
+      const c = new Collector({});
+      c.push(Buffer.from(text));
+      return c.end().fingerprint;
+    };
+    const spider = (broken: number) =>
+      [
+        ...Array.from(
+          { length: 400 },
+          (_, i) => `--2026-11-26 16:00:${10 + (i % 40)}--  http://127.0.0.1:4000/api/p${i}.html`,
+        ),
+        `Found ${broken} broken links.`,
+        '',
+        ...Array.from({ length: 40 }, (_, i) => `http://127.0.0.1:4000/api/gone${i}.html`),
+        '',
+        'FINISHED --2026-11-26 16:00:39--',
+      ].join('\n');
+    const previous = fingerprintOf(spider(62));
+    const out = summarize(spider(63), { ...facts, exitCode: 8, previousId: 'wget_00000001' }, { previous });
+    expect(out).toContain('+401: Found 63 broken links.\n');
   });
 });
