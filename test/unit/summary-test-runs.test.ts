@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Collector } from '../../src/summary/collector.js';
+import { namesakes } from '../../src/summary/namesakes.js';
 import { scoreLine } from '../../src/summary/salience.js';
 import { summarize } from '../../src/summary/summarize.js';
 
@@ -84,5 +85,23 @@ describe('test runs', () => {
     const previous = fingerprintOf(spider(62));
     const out = summarize(spider(63), { ...facts, exitCode: 8, previousId: 'wget_00000001' }, { previous });
     expect(out).toContain('+401: Found 63 broken links.\n');
+  });
+
+  it("links a test's output to its fail mark inside a record, by the test's name", () => {
+    const event = (test: string, output: string) =>
+      `{"Time":"2026-11-25T18:19:10.05Z","Action":"output","Package":"example.org/flag","Test":"${test}","Output":"${output}\\n"}`;
+    const lines = [
+      event('TestBytesHex', '--- PASS: TestBytesHex (0.00s)'),
+      `{"Action":"run","Package":"example.org/flag","Test":"TestCount"}`,
+      event('TestCount', '=== RUN   TestCount'),
+      event('TestCount', '    count_test.go:52: expected 3, got 1'),
+      event('TestCount', '--- FAIL: TestCount (0.00s)'),
+      `{"Action":"fail","Package":"example.org/flag","Test":"TestCount","Elapsed":0}`,
+      event('TestEmptyDS', '=== RUN   TestEmptyDS'),
+    ].map((text, i) => ({ line: i + 1, text }));
+    expect([...namesakes(lines, false)]).toEqual([4]);
+    // A mark given as a value is no check's outcome.
+    const valued = lines.map((l) => ({ ...l, text: l.text.replace('--- FAIL: TestCount', 'level = FAIL') }));
+    expect([...namesakes(valued, false)]).toEqual([]);
   });
 });
