@@ -16,6 +16,7 @@ import {
   type Checks,
   checksOf,
   checkTitle,
+  evenChecks,
   isFailureTitle,
   TITLE_SEVERITY,
 } from './checks.js';
@@ -425,6 +426,7 @@ export function select(
   // that say less than an error (an error's words already make it worth seeing).
   const kind = kindRarity([...held.values()].filter((h) => h.sev < 6).map((h) => h.text));
   scoreHeld(held, sp, c.lines, opts, (t) => Math.max(code(t), kind.worth(t)) + slot.worth(t));
+  evenChecks(held.values(), (n) => position(n, c.lines, opts.tailRatio));
   for (const h of held.values()) h.key += slot.tag(h.text) + kind.tag(h.text);
   const outline = outlineOf(held.values());
   liftOutline(held.values(), outline);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checksOf, evenChecks } from '../../src/summary/checks.js';
 import { Collector } from '../../src/summary/collector.js';
 import { namesakes } from '../../src/summary/namesakes.js';
 import { scoreLine } from '../../src/summary/salience.js';
@@ -103,5 +104,29 @@ describe('test runs', () => {
     // A mark given as a value is no check's outcome.
     const valued = lines.map((l) => ({ ...l, text: l.text.replace('--- FAIL: TestCount', 'level = FAIL') }));
     expect([...namesakes(valued, false)]).toEqual([]);
+  });
+
+  it('reads an outcome quoted as the first field of a record as a check', () => {
+    const pass = (i: number) =>
+      `["pass",{"title":"passes case ${i}","fullTitle":"suite passes case ${i}","duration":1}]`;
+    const lines = [
+      ...Array.from({ length: 8 }, (_, i) => pass(i)),
+      '["fail",{"title":"replaces the key","err":"x"}]',
+    ];
+    const checks = checksOf(lines);
+    expect(checks.failing('["fail",{"title":"replaces the key","err":"x"}]')).toBe(true);
+    expect(checks.failing(pass(1))).toBe(false);
+  });
+
+  it('evens out the worth of failing checks but for their position: the first is not worth less', () => {
+    const held = [
+      { line: 50, worth: 17.36, check: true },
+      { line: 80, worth: 17.43, check: true },
+      { line: 323, worth: 18.76, check: true },
+      { line: 324, worth: 19.3, check: true },
+      { line: 60, worth: 5, check: false },
+    ];
+    evenChecks(held, (n) => (n === 324 ? 1 : 0));
+    expect(held.map((h) => h.worth)).toEqual([18.76, 18.76, 18.76, 19.76, 5]);
   });
 });
