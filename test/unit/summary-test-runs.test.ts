@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checksOf, evenChecks } from '../../src/summary/checks.js';
 import { Collector } from '../../src/summary/collector.js';
+import { parseFingerprint, serializeFingerprint } from '../../src/summary/fingerprint.js';
+import { isMovedShare, rowOf } from '../../src/summary/moved.js';
 import { namesakes } from '../../src/summary/namesakes.js';
 import { scoreLine } from '../../src/summary/salience.js';
 import { summarize } from '../../src/summary/summarize.js';
@@ -106,6 +108,35 @@ describe('test runs', () => {
     expect([...namesakes(valued, false)]).toEqual([]);
   });
 
+  it('marks a share that moved since the last run, not drift, progress or a rate', () => {
+    expect(isMovedShare('Lines executed:57.89% of 19')).toBe(true);
+    expect(isMovedShare('tests/a.py::test_x FAILED                 [ 34%]')).toBe(false);
+    expect(isMovedShare('    50K .......... .......... 61% 90.8M 0s')).toBe(false);
+    expect(isMovedShare('src/a.c:12: 50% of the branches')).toBe(false);
+    const fingerprintOf = (text: string) => {
+      const c = new Collector({});
+      c.push(Buffer.from(text));
+      return c.end().fingerprint;
+    };
+    const report = (moved: string) =>
+      Array.from({ length: 300 }, (_, i) => [
+        `Function 'f_${i}'`,
+        i === 150 ? moved : `Lines executed:${(i % 7) * 10 + 30}.00% of ${(i % 13) + 2}`,
+        'No branches',
+        '',
+      ])
+        .flat()
+        .join('\n');
+    const previous = fingerprintOf(report('Lines executed:100.00% of 19'));
+    const out = summarize(
+      report('Lines executed:57.89% of 19'),
+      { ...facts, exitCode: 0, previousId: 'gcov_00000001' },
+      { previous },
+    );
+    expect(out).toContain('1 new line (marked +)');
+    expect(out).toContain('+602: Lines executed:57.89% of 19\n');
+  });
+
   it('reads an outcome quoted as the first field of a record as a check', () => {
     const pass = (i: number) =>
       `["pass",{"title":"passes case ${i}","fullTitle":"suite passes case ${i}","duration":1}]`;
@@ -128,5 +159,47 @@ describe('test runs', () => {
     ];
     evenChecks(held, (n) => (n === 324 ? 1 : 0));
     expect(held.map((h) => h.worth)).toEqual([18.76, 18.76, 18.76, 19.76, 5]);
+  });
+
+  it("marks a tally's row whose count moved, not one whose place drifted", () => {
+    expect(rowOf('   128  lib/command.js:27')).toBe('   128  lib/command.js:#');
+    expect(rowOf('  87 |   similar.sort()')).toBeUndefined();
+    expect(rowOf('  12 passing (3s)')).toBeUndefined();
+    const fingerprintOf = (text: string) => {
+      const c = new Collector({});
+      c.push(Buffer.from(text));
+      return c.end().fingerprint;
+    };
+    const run = (command: number, help: number) =>
+      [
+        ...Array.from(
+          { length: 500 },
+          (_, i) =>
+            `src/f${i % 9}.ts:${i + 1}:3 - error TS7006: Parameter 'p${i}' implicitly has an 'any' type.`,
+        ),
+        `Found ${command + help + 11} errors in 3 files.`,
+        '',
+        'Errors  Files',
+        '     5  index.js:9',
+        `   ${command}  lib/command.js:27`,
+        `    ${help}  lib/help.js:${help === 30 ? 64 : 63}`,
+        '     6  lib/argument.js:56',
+      ].join('\n');
+    // As the next run reads it: stored, then parsed.
+    const previous = parseFingerprint(JSON.parse(serializeFingerprint(fingerprintOf(run(129, 30)))));
+    expect(previous?.rows?.length).toBeGreaterThan(0);
+    const out = summarize(
+      run(128, 30),
+      { ...facts, previousId: 'tsc_00000001' },
+      previous ? { previous } : {},
+    );
+    expect(out).toContain('+505:    128  lib/command.js:27\n');
+    // A row whose place drifted but whose count did not is no news.
+    const drifted = summarize(
+      run(129, 31),
+      { ...facts, previousId: 'tsc_00000001' },
+      { previous: fingerprintOf(run(129, 31).replace('lib/help.js:63', 'lib/help.js:70')) },
+    );
+    expect(drifted).not.toContain('+506:');
   });
 });
