@@ -90,7 +90,7 @@ export function checksOf(lines: readonly string[]): Checks {
  */
 export const CHECK_SEVERITY = 14;
 /** What is left of a failing check's worth per one shown: each names another thing to fix. */
-export const CHECK_DECAY = 0.7;
+export const CHECK_DECAY = 0.85;
 
 /** How far above a failing check its title is looked for, over the checks before it. */
 const TITLE_SPAN = 30;

@@ -202,4 +202,29 @@ describe('test runs', () => {
     );
     expect(drifted).not.toContain('+506:');
   });
+
+  it('lists more of many failing checks before a second copy of their messages', () => {
+    const kinds = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
+    const lines: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      const name = `TestDecode/valid/${kinds[i % 6]}/${kinds[(i * 7) % 6]}-${i}`;
+      if (i % 23 !== 11) lines.push(`PASS ${name} (0.00s)`);
+      else
+        lines.push(
+          `=== RUN   ${name}`,
+          '    toml_test.go:352: ',
+          '        Error:',
+          `        toml: line ${(i % 5) + 1} (last key "k${i}"): Invalid value "+${i}": cannot have leading zeroes`,
+          '        Input:',
+          ...Array.from({ length: 6 }, (_, k) => `        k${k} = ${i + k}`),
+          '        Want:',
+          `        --- FAIL: ${name} (0.00s)`,
+          `FAIL ${name} (0.00s)`,
+        );
+    }
+    lines.push('FAIL TestDecode (0.06s)', 'FAIL', 'DONE 600 tests, 26 failures in 8.150s');
+    const summary = summarize(lines.join('\n'), { ...facts, exitCode: 1 });
+    const failing = summary.split('\n').filter((l) => /^\d+: FAIL TestDecode\//.test(l));
+    expect(failing.length).toBeGreaterThanOrEqual(13);
+  });
 });
