@@ -144,6 +144,8 @@ export class Comparison {
   common = 0;
   /** Lines found new. */
   fresh = 0;
+  /** The deferred lines that paired with a line of the previous run (see resolve). */
+  readonly drifted = new Set<number>();
 
   constructor(private readonly previous: Fingerprint) {
     this.exact = new Map(previous.exact.map((h) => [h, 1]));
@@ -196,6 +198,7 @@ export class Comparison {
       this.common += d.n - extra;
       this.fresh += extra;
       out.push(...d.lines.slice(Math.max(0, d.lines.length - extra)));
+      for (const l of d.lines.slice(0, Math.max(0, d.lines.length - extra))) this.drifted.add(l.line);
     }
     this.deferred.clear();
     return out.sort((a, b) => a.line - b.line);

@@ -125,6 +125,7 @@ export class RunMemory {
       loose: this.looseSalient,
       related: this.compare.related,
       changed: this.changed,
+      drifted: this.compare.drifted,
     };
   }
 

@@ -28,6 +28,7 @@ import { repeatedFrames } from './frames.js';
 import { kindRarity } from './kinds.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { linkNamesakes } from './namesakes.js';
+import { markRecord } from './new-record.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, indentOf, isLocation, scoreLine, shape, template } from './salience.js';
@@ -386,13 +387,15 @@ function middleUnits(
  * A new line carries its mark wherever it is shown: as a parent header, a block line or context
  * too, not only as a unit of its own (a passing test and an empty line are never news).
  */
-function markNew(units: Pending[], newLines: Set<number>): void {
-  for (const u of units)
+function markNew(units: Pending[], newLines: Set<number>, drifted?: ReadonlySet<number>): void {
+  for (const u of units) {
     for (const e of u.entries)
       if (e.role !== 'meta' && !e.isNew && newLines.has(e.line) && !isPassLine(e.text)) {
         e.isNew = true;
         e.role = 'new';
       }
+    if (drifted) markRecord(u, drifted);
+  }
 }
 
 export function select(
@@ -436,7 +439,7 @@ export function select(
     ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code, named),
   ];
   outlineDecay(units, outline);
-  markNew(units, c.newLines);
+  markNew(units, c.newLines, c.compared?.drifted);
   liftFirsts(units);
   const verdict = verdictLine(held.values(), c.lines);
   reserve(units, verdict, RESERVED);

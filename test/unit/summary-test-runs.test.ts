@@ -227,4 +227,40 @@ describe('test runs', () => {
     const failing = summary.split('\n').filter((l) => /^\d+: FAIL TestDecode\//.test(l));
     expect(failing.length).toBeGreaterThanOrEqual(13);
   });
+
+  it("marks a new finding's header with it when the header only drifted in its numbers", () => {
+    const fingerprintOf = (text: string) => {
+      const c = new Collector({});
+      c.push(Buffer.from(text));
+      return c.end().fingerprint;
+    };
+    // Names without digits, as a method's: a header's form is its own.
+    const name = (i: number) =>
+      `method_${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`;
+    const report = (shift: number, extra: boolean) =>
+      Array.from({ length: 150 }, (_, i) => {
+        const at = i < 60 ? 10 * i + 1 : 10 * i + 1 - shift;
+        if (i === 60 && extra)
+          return [
+            `src/models.py:${at} in public method \`${name(i)}\`:`,
+            '        D102: Missing docstring in public method',
+          ];
+        return [
+          `src/models.py:${at} in public method \`${name(i)}\`:`,
+          `        D40${i % 3}: First line should be in imperative mood (found ${i})`,
+        ];
+      })
+        .flat()
+        .join('\n');
+    const previous = fingerprintOf(report(0, false));
+    const out = summarize(
+      report(1, true),
+      { ...facts, exitCode: 1, previousId: 'pydoc_00000001' },
+      { previous },
+    );
+    expect(out).toContain('+122:         D102: Missing docstring in public method');
+    expect(out).toContain(`+121: src/models.py:600 in public method \`${name(60)}\`:`);
+    // A header that drifted above a finding that did not change is no news.
+    expect(out.split('\n').filter((l) => /^\+\d+: /.test(l))).toHaveLength(2);
+  });
 });
