@@ -17,6 +17,11 @@ const FAIL_END =
   /(?:^|\s)(?:\.\.\.\s*)?(?:F|E|FAIL|FAILED|ERROR|failed|[✖✗✘✕×]|\((?:FAILED|FAIL|ERROR)(?:\s*-\s*\d+)?\))$/;
 const PASS_START = /^(?:[✓✔√]|ok\b|PASS(?:ED)?\b|\[\s*(?:OK|PASS(?:ED)?)\s*\])/;
 const FAIL_START = /^(?:[✖✗✘✕×]|not ok\b|FAIL(?:ED)?\b|\[\s*(?:FAIL(?:ED)?|ERROR)\s*\]|\d{1,4}\)\s)/;
+/**
+ * An outcome as the first field of a record, quoted (`["fail",{"title":…}]` among
+ * `["pass",{…}]`, a reporter's event stream): a word in a column, in any case.
+ */
+const QUOTED_START = /^[[{(]\s*["'](?:(pass(?:ed)?|ok|success)|(fail(?:ed|ure)?|error))["']/i;
 
 type Outcome = 'pass' | 'fail';
 
@@ -32,6 +37,8 @@ function outcomeOfLine(text: string): { slot: string; mark: Outcome } | null {
   if (EXPECTED_FAILURE.test(body)) return { slot: 'start', mark: 'pass' };
   if (FAIL_START.test(body)) return { slot: 'start', mark: 'fail' };
   if (PASS_START.test(body)) return { slot: 'start', mark: 'pass' };
+  const quoted = QUOTED_START.exec(body);
+  if (quoted) return { slot: 'start', mark: quoted[1] ? 'pass' : 'fail' };
   const end = body.replace(TRAILER, '');
   if (FAIL_END.test(end)) return { slot: 'end', mark: 'fail' };
   if (PASS_END.test(end)) return { slot: 'end', mark: 'pass' };
@@ -83,7 +90,7 @@ export function checksOf(lines: readonly string[]): Checks {
  */
 export const CHECK_SEVERITY = 14;
 /** What is left of a failing check's worth per one shown: each names another thing to fix. */
-export const CHECK_DECAY = 0.7;
+export const CHECK_DECAY = 0.85;
 
 /** How far above a failing check its title is looked for, over the checks before it. */
 const TITLE_SPAN = 30;
@@ -139,6 +146,23 @@ const FRAMED = /^_+ +\S.*[A-Za-z]{2}.*\S +_+\s*$/;
 export function isFailureTitle(text: string, next: string | undefined): boolean {
   if (FRAMED.test(text)) return true;
   return NUMBERED.test(text) && next !== undefined && next.trim() !== '' && indentOf(next) > indentOf(text);
+}
+
+/**
+ * Evens out the worth of the failing checks among passing ones: each is a thing to fix, worth
+ * what the best of them is, but for its position (the end and the start still count). How many
+ * words a check's title has, and so the template the miner put it in, says nothing of it: the
+ * first failing check comes first. `position` gives a line's worth for where it is.
+ */
+export function evenChecks(
+  held: Iterable<{ line: number; worth: number; check?: boolean }>,
+  position: (line: number) => number,
+): void {
+  const checks = [...held].filter((h) => h.check === true);
+  if (checks.length < 2) return;
+  let best = Number.NEGATIVE_INFINITY;
+  for (const h of checks) best = Math.max(best, h.worth - position(h.line));
+  for (const h of checks) h.worth = best + position(h.line);
 }
 
 /** The severity of a numbered failure's title: as much as a failing check's name. */

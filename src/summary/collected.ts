@@ -77,6 +77,11 @@ export interface Compared {
    * not shown for being new (a verdict shows on its own worth; `Failed Tests 9` is no error).
    */
   changed: ReadonlySet<number>;
+  /**
+   * Lines that differ from a line of the previous run only in numbers and were paired with it
+   * (drift: no news on their own; the last few of each form, see Comparison).
+   */
+  drifted?: ReadonlySet<number>;
 }
 
 /** Everything the renderer needs, gathered in one pass. */

@@ -352,7 +352,7 @@ export class Collector {
 
   /** A line the guard did not match: hashed for the comparison, shown only when it is new. */
   private hashPlain(work: Buffer, s: number, e: number, line: number, streaming = true): void {
-    if (!this.memory.see(work, s, e, line).isNew) return;
+    if (!this.memory.see(work, s, e, line, true).isNew) return;
     const text = this.memory.newText(work.subarray(s, e));
     if (text === undefined) return;
     this.markNew(line);

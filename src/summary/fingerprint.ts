@@ -24,6 +24,8 @@ export interface Fingerprint {
   texts?: [number, string][];
   /** Hashes of the count lines, durations masked (see count-change.ts); absent from older runs. */
   counts?: number[];
+  /** Hashes of the rows of a tally, places masked (see moved.ts); absent from older runs. */
+  rows?: number[];
 }
 
 export const SALIENT_MAX = 4096;
@@ -57,6 +59,9 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
   const counts = Array.isArray(v.c)
     ? (v.c as unknown[]).filter((n): n is number => Number.isInteger(n))
     : undefined;
+  const rows = Array.isArray(v.r)
+    ? (v.r as unknown[]).filter((n): n is number => Number.isInteger(n))
+    : undefined;
   const salientLines =
     Array.isArray(v.sl) && v.sl.length === salient.length && v.sl.every((n) => Number.isInteger(n) && n > 0)
       ? (v.sl as number[])
@@ -71,6 +76,7 @@ export function parseFingerprint(value: unknown): Fingerprint | undefined {
     ...(salientLines ? { salientLines } : {}),
     texts,
     ...(counts ? { counts } : {}),
+    ...(rows ? { rows } : {}),
   };
 }
 
@@ -106,6 +112,7 @@ export function serializeFingerprint(fp: Fingerprint): string {
     ...(fp.salientLines ? { sl: fp.salientLines } : {}),
     t: fp.texts ?? [],
     ...(fp.counts ? { c: fp.counts } : {}),
+    ...(fp.rows ? { r: fp.rows } : {}),
   });
 }
 
@@ -137,6 +144,8 @@ export class Comparison {
   common = 0;
   /** Lines found new. */
   fresh = 0;
+  /** The deferred lines that paired with a line of the previous run (see resolve). */
+  readonly drifted = new Set<number>();
 
   constructor(private readonly previous: Fingerprint) {
     this.exact = new Map(previous.exact.map((h) => [h, 1]));
@@ -189,6 +198,7 @@ export class Comparison {
       this.common += d.n - extra;
       this.fresh += extra;
       out.push(...d.lines.slice(Math.max(0, d.lines.length - extra)));
+      for (const l of d.lines.slice(0, Math.max(0, d.lines.length - extra))) this.drifted.add(l.line);
     }
     this.deferred.clear();
     return out.sort((a, b) => a.line - b.line);

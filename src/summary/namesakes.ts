@@ -64,7 +64,13 @@ function phraseOf(text: string): string | undefined {
 const FAIL_WORD = /\bnot ok\b|\bFAIL(?:ED)?\b|\bfailed\b|\[\s*[Ff]ail(?:ed)?\s*\]/;
 /** A value that reads as a mark (`level = ERROR`, `RuntimeError: FAIL`): no check's outcome. */
 const VALUE = /[:=]\s*(?:FAIL(?:ED)?|ERROR|failed)\s*$/;
-const failing = (text: string) => FAIL_WORD.test(text) && failMarked(text) && !VALUE.test(text);
+const failing = (text: string) =>
+  FAIL_WORD.test(text) && (failMarked(text) || INNER_MARK.test(text)) && !VALUE.test(text);
+/**
+ * A runner's fail mark in capitals inside a line, before a name: a line of a report held in a
+ * record (`{"Action":"output","Test":"TestCount","Output":"--- FAIL: TestCount (0.00s)\n"}`).
+ */
+const INNER_MARK = /(?:^|[\s"'])(?:---\s*)?FAIL(?:ED)?:\s+[A-Za-z_]/;
 /** A frame of a stack: it carries every test's name that runs through it. */
 const FRAME = /^\s*(?:at|File|in|from)\s/;
 

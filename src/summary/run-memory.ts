@@ -9,6 +9,7 @@ import { CountLines } from './count-change.js';
 import { Comparison, DIGITS_K, EXACT_K, type Fingerprint, SALIENT_MAX } from './fingerprint.js';
 import { goneTexts, SalientTexts, unnamedGone } from './gone.js';
 import { hashLine } from './hash.js';
+import { hasPercent, isMovedShare, leadsWithDigit, rowOf } from './moved.js';
 import { Sketch } from './sketch.js';
 
 export class RunMemory {
@@ -21,6 +22,8 @@ export class RunMemory {
   /** Loose keys of the salient forms (as many as `salient` holds). */
   private readonly looseSalient = new Set<number>();
   private readonly counts: CountLines;
+  /** The rows of tallies (see moved.ts), for a count in one that moved. */
+  private readonly rows: CountLines;
   /** Count lines whose counts changed since the previous run: new, whatever their form pairs with. */
   private readonly changed = new Set<number>();
   private changedPaired = 0;
@@ -30,6 +33,7 @@ export class RunMemory {
   constructor(private readonly previous: Fingerprint | undefined) {
     this.compare = previous ? new Comparison(previous) : undefined;
     this.counts = new CountLines(previous?.counts);
+    this.rows = new CountLines(previous?.rows);
   }
 
   /**
@@ -55,13 +59,28 @@ export class RunMemory {
    * Hashes the line `work[s..e)` numbered `line`: its number-masked hash, and whether it is new
    * since the previous run (a line known only by its form waits for `resolve`).
    */
-  see(work: Buffer, s: number, e: number, line: number): { digits: number; isNew: boolean } {
+  see(work: Buffer, s: number, e: number, line: number, plain = false): { digits: number; isNew: boolean } {
     const h = hashLine(work, s, e);
     this.exactSketch.add(h.exact);
     this.digitsSketch.add(h.digits);
+    // A plain line that is a tally's row is remembered, to tell a count in it that moved.
+    const row = plain && !this.rows.idle && leadsWithDigit(work, s, e) && this.rowMoved(work, s, e);
     const v = this.compare?.check(h.exact, h.digits);
-    if (v === 'maybe') this.compare?.defer(line, h.digits, work.subarray(s, e));
+    if (v === 'maybe') {
+      // A share or a count that moved is news, not drift (see moved.ts).
+      if (row || (hasPercent(work, s, e) && isMovedShare(cleanLine(work.toString('utf8', s, e))))) {
+        (this.compare as Comparison).fresh++;
+        return { digits: h.digits, isNew: true };
+      }
+      this.compare?.defer(line, h.digits, work.subarray(s, e));
+    }
     return { digits: h.digits, isNew: v === 'new' };
+  }
+
+  /** Remembers a tally's row; whether its count moved since the previous run (see moved.ts). */
+  private rowMoved(work: Buffer, s: number, e: number): boolean {
+    const row = rowOf(cleanLine(work.toString('utf8', s, e)));
+    return row !== undefined && this.rows.changed(row);
   }
 
   /** The deferred lines found new at the end. */
@@ -106,6 +125,7 @@ export class RunMemory {
       loose: this.looseSalient,
       related: this.compare.related,
       changed: this.changed,
+      drifted: this.compare.drifted,
     };
   }
 
@@ -121,6 +141,7 @@ export class RunMemory {
       ...salientForms(this.salient),
       texts: this.salientTexts.entries(),
       counts: this.counts.entries(),
+      rows: this.rows.entries(),
     };
   }
 }

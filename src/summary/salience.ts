@@ -149,9 +149,9 @@ const STATUS_MARK = /(?<![-/._])\b(?:FAILED|FAILURE|FAIL|ERROR|FATAL|PANIC)\b(?!
 const WARNING_START = /^\s*(?:\[(?:WARN|WARNING)\]|WARN(?:ING)?\b[:\s]|warning(?:\[[\w-]+\])?:|npm warn)/i;
 const WARNING_WORD = /(?<![-/._])\bwarn(?:ing|ings)?\b(?![-/._]\w)|\bdeprecated\b/i;
 const COUNT_LINE =
-  /(?<![\d:.]\s*|[,/]|\bok\s+)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d[\d,]*(?![\w.])(?!\s+[a-z]+\s+[a-z])|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites)\s+\d|^\s*[^\w\s]\s*(?:tests|pass|fail|suites)\s+\d+\s*$/i;
+  /(?<![\d:.]\s*|[,/]|\bok\s+)\b\d[\d,]*\s+(?:errors?|warnings?|failed|failing|failures?|passed|passing|pending|skipped|tests?|problems?|succeeded|specs?|examples?|suites?|checks?|upgraded|newly installed|vulnerabilit(?:y|ies))\b|(?<![./\w-])(?:errors?|warnings?|failures?|failed|passed|tests?)\s*[:=]\s*\d[\d,]*(?![\w.])(?!\s+[a-z]+\s+[a-z])|\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b|\bERROR SUMMARY\b|\b(?:definitely|indirectly|possibly) lost:|\bTests?:?\s+\d|\bTest Suites:|\b(?:added|removed|changed|audited) \d+ packages?\b|\bSuccessfully (?:installed|built)\b|\bRan \d+ tests?\b|^\s*(?:OK|FAILED)(?: \(|$)|\btest result:|\bcompiled (?:successfully|with \d+)|\bbuilt in \d|^=+ .*\b(?:passed|failed|errors?)\b.* =+$|\bin total\b|^# (?:tests|pass|fail|suites)\s+\d|^\s*[^\w\s]\s*(?:tests|pass|fail|suites)\s+\d+\s*$|\bfound \d[\d,]*\s+[a-z]|\bfound:\s*\d/i;
 const FAILING_COUNT =
-  /[1-9](?:[\d,]*\d)?\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?|unexpected)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^\s*[^\w\s]\s*fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
+  /[1-9](?:[\d,]*\d)?\s+(?:tests?\s+)?(?:errors?|failed|failing|failures?|problems?|unexpected|broken)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*[1-9]|^\s*[^\w\s]\s*fail\s+[1-9]|\bBUILD FAIL|\bTests?:?\s+[1-9]\d* failed|^\s*FAILED\b|test result: FAILED|compiled with [1-9]/i;
 const ZERO_COUNT =
   /(?:^|[^\d,])0\s+(?:errors?|failed|failing|failures?|problems?)\b|\b(?:errors?|failures?|failed)\s*[:=]\s*0\b|^\s*[^\w\s]\s*fail\s+0\b|\bno (?:errors?|failures?|problems?)\b/i;
 /**
@@ -185,9 +185,15 @@ const LOCATION =
  */
 function leadsWithErrorWord(line: string): boolean {
   const m = ERROR_WORD.exec(line);
-  if (m === null || m.index !== line.length - line.trimStart().length) return false;
+  if (m === null || m.index !== line.length - line.replace(COMMENT_MARK, '').length) return false;
   return /[A-Za-z]{2}/.test(line.slice(m.index + m[0].length));
 }
+
+/**
+ * Indentation, and a comment mark before words: a test protocol's diagnostics are comments
+ * (`#   Failed test at t/x.t line 46.`, then its `got:` and `expected:` lines).
+ */
+const COMMENT_MARK = /^\s*(?:#+\s+)?/;
 
 /** Where the first error word of a line is (`TypeError`, `failed`, `cannot`), or -1. */
 export function errorWordAt(line: string): number {

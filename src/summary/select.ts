@@ -16,6 +16,7 @@ import {
   type Checks,
   checksOf,
   checkTitle,
+  evenChecks,
   isFailureTitle,
   TITLE_SEVERITY,
 } from './checks.js';
@@ -28,6 +29,7 @@ import { kindRarity } from './kinds.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { messageRarity } from './messages.js';
 import { linkNamesakes } from './namesakes.js';
+import { markRecord } from './new-record.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
 import { placeAbove, placeInRecord } from './place-above.js';
 import { inert, type Role } from './render.js';
@@ -405,13 +407,15 @@ function middleUnits(
  * A new line carries its mark wherever it is shown: as a parent header, a block line or context
  * too, not only as a unit of its own (a passing test and an empty line are never news).
  */
-function markNew(units: Pending[], newLines: Set<number>): void {
-  for (const u of units)
+function markNew(units: Pending[], newLines: Set<number>, drifted?: ReadonlySet<number>): void {
+  for (const u of units) {
     for (const e of u.entries)
       if (e.role !== 'meta' && !e.isNew && newLines.has(e.line) && !isPassLine(e.text)) {
         e.isNew = true;
         e.role = 'new';
       }
+    if (drifted) markRecord(u, drifted);
+  }
 }
 
 export function select(
@@ -449,6 +453,7 @@ export function select(
   // that say less than an error (an error's words already make it worth seeing).
   const kind = kindRarity([...held.values()].filter((h) => h.sev < 6).map((h) => h.text));
   scoreHeld(held, sp, c.lines, opts, (t) => Math.max(code(t), kind.worth(t)) + slot.worth(t));
+  evenChecks(held.values(), (n) => position(n, c.lines, opts.tailRatio));
   for (const h of held.values()) h.key += slot.tag(h.text) + kind.tag(h.text) + message.tag(h.text);
   const outline = outlineOf(held.values());
   liftOutline(held.values(), outline);
@@ -458,7 +463,7 @@ export function select(
     ...middleUnits(c, held, sp, keyOf, shield, cap, opts, checks, code, named),
   ];
   outlineDecay(units, outline);
-  markNew(units, c.newLines);
+  markNew(units, c.newLines, c.compared?.drifted);
   liftFirsts(units);
   const verdict = verdictLine(held.values(), c.lines);
   reserve(units, verdict, RESERVED);
