@@ -41,6 +41,12 @@ const CODE_WORTH = 4;
 const CODE_FALL = 2;
 
 /**
+ * What a code, a kind or a message seen `count` times among many is worth: 4 once, 2 less per
+ * doubling (codes here, kinds.ts, messages.ts).
+ */
+export const rarityWorth = (count: number) => Math.max(0, CODE_WORTH - CODE_FALL * Math.log2(count));
+
+/**
  * The worth of each line's code being rare, learnt from the lines the summary chooses from
  * (each with how many lines it stands for): nothing for a line without a code, or when the
  * output has too few findings or codes to tell.
@@ -58,6 +64,6 @@ export function codeRarity(lines: Iterable<{ text: string; count: number }>): (t
   return (text) => {
     const code = codeOf(text);
     if (code === '') return 0;
-    return Math.max(0, CODE_WORTH - CODE_FALL * Math.log2(counts.get(code) ?? 1));
+    return rarityWorth(counts.get(code) ?? 1);
   };
 }

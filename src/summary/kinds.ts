@@ -9,6 +9,7 @@
  *
  * It reads the bounded set of lines the summary chooses from, never every line of the output.
  */
+import { rarityWorth } from './codes.js';
 
 /** The first words of a line read for its kind. */
 const WORDS = 3;
@@ -18,9 +19,6 @@ const MIN_LINES = 20;
 const MIN_VALUES = 3;
 /** At most this share of a column's lines may be distinct values: more, and it holds names. */
 const MAX_SHARE = 1 / 4;
-/** The worth of a kind seen once; it falls by FALL per doubling of its count. */
-const WORTH = 4;
-const FALL = 2;
 
 /** A word that may name a kind: letters, no path, no location, no number alone, no quote. */
 const KIND_WORD = /^[A-Za-z][\w.[\]/-]{1,58}$/;
@@ -55,7 +53,7 @@ export interface KindRarity {
 
 const NONE: KindRarity = { worth: () => 0, tag: () => '' };
 
-/** The worth of each line's rarest kind (at most WORTH), learnt from `lines`. */
+/** The worth of each line's rarest kind (see rarityWorth), learnt from `lines`. */
 export function kindRarity(lines: Iterable<string>): KindRarity {
   // Per column (a start and a position): each value's count, and how many lines it has.
   const columns = new Map<string, Map<string, number>>();
@@ -95,7 +93,7 @@ export function kindRarity(lines: Iterable<string>): KindRarity {
     cols.forEach((col, i) => {
       if (!kinds.has(col)) return;
       const value = values[i] as string;
-      const worth = WORTH - FALL * Math.log2(columns.get(col)?.get(value) ?? 1);
+      const worth = rarityWorth(columns.get(col)?.get(value) ?? 1);
       if (worth > (rare.get(text)?.worth ?? 0)) rare.set(text, { worth, tag: `\u0001${col}:${value}` });
     });
   return { worth: (text) => rare.get(text)?.worth ?? 0, tag: (text) => rare.get(text)?.tag ?? '' };

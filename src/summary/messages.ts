@@ -11,6 +11,7 @@
  *
  * It reads the bounded set of lines the summary chooses from, never every line of the output.
  */
+import { rarityWorth } from './codes.js';
 import { template } from './salience.js';
 
 /** A finding's place at the start of its line: a file, a line number, maybe a column. */
@@ -22,9 +23,6 @@ const MIN_FINDINGS = 20;
 const MIN_KINDS = 3;
 /** At most this share of the findings may be distinct kinds: more, and the words hold names. */
 const MAX_SHARE = 1 / 4;
-/** The worth of a kind seen once; it falls by FALL per doubling of its count. */
-const WORTH = 4;
-const FALL = 2;
 
 /** The masked place at the start of a line's template (`P:#:#: `, `P:# - `). */
 const MASKED_PLACE = /^P(?::#){1,2}:?\s+(?:-\s+)?/;
@@ -74,7 +72,7 @@ export function messageRarity(lines: Iterable<{ text: string; count: number }>):
   const kindOfLine = (text: string) => kinds.get(text) ?? kindOf(text);
   const worth = (text: string) => {
     const kind = kindOfLine(text);
-    return kind === '' ? 0 : Math.max(0, WORTH - FALL * Math.log2(counts.get(kind) ?? 1));
+    return kind === '' ? 0 : rarityWorth(counts.get(kind) ?? 1);
   };
   return { worth, tag: (text) => (worth(text) > 0 ? `\u0002${kindOfLine(text)}` : '') };
 }
