@@ -5,18 +5,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { finishResult } from '../../src/capture/finish-result.js';
+import { optimizeNoMore } from '../../src/capture/last-work.js';
+import { newId } from '../../src/store/ids.js';
+import { resultPaths, writeMeta } from '../../src/store/results.js';
+import { ensureRunDir } from '../../src/store/run-dir.js';
 
-const setFlags = vi.fn();
-vi.mock('node:v8', async (original) => ({
-  ...(await original<typeof import('node:v8')>()),
-  setFlagsFromString: setFlags,
-}));
-
-const { finishResult } = await import('../../src/capture/finish-result.js');
-const { optimizeNoMore } = await import('../../src/capture/last-work.js');
-const { newId } = await import('../../src/store/ids.js');
-const { resultPaths, writeMeta } = await import('../../src/store/results.js');
-const { ensureRunDir } = await import('../../src/store/run-dir.js');
+// The module node gives every caller (the flag itself is not set: this process goes on).
+const setFlags = vi
+  .spyOn(process.getBuiltinModule('node:v8'), 'setFlagsFromString')
+  .mockImplementation(() => {});
 
 afterEach(() => setFlags.mockClear());
 
