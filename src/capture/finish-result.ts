@@ -28,6 +28,7 @@ import { buildSummary, type RunFacts, renderSummary } from '../summary/render.js
 import { hintWords } from '../summary/salience.js';
 import { keepBytesFor } from '../summary/summarize.js';
 import { FileFollower } from './follow-file.js';
+import { optimizeNoMore } from './last-work.js';
 import { SummaryWarmer } from './warm-summary.js';
 
 /** How the run ended, as ctxwrap reports it (see describeEnding in commands/run.ts). */
@@ -90,6 +91,11 @@ export interface FinishRequest {
   piped?: { bytes: number; stored: number; error?: string };
   /** Errors met while storing the record so far; more are added here. */
   storeErrors?: string[];
+  /**
+   * The process ends once the result is finished (the CLI): V8 optimises no more code once the
+   * output is read (see last-work.ts).
+   */
+  lastWork?: boolean;
 }
 
 export interface Finished {
@@ -136,6 +142,7 @@ export function finishResult(req: FinishRequest): Finished {
     // The command writes the file itself: a full disk made its own writes fail.
     full = storageFull(dir.results);
   }
+  if (req.lastWork) optimizeNoMore();
   const collected = summary.collector.end();
 
   let status = ending.status;

@@ -67,6 +67,7 @@ export function summariseStored(opts: FinishOptions, rest?: number): void {
       inlineThreshold: opts.inlineThreshold,
       redact: true,
     },
+    lastWork: true,
   });
   if (reason !== undefined) {
     // The summary is of what was stored; the record says how much more the command wrote.

@@ -156,15 +156,11 @@ async function runLatched(opts: RunOptions, latch: SignalLatch): Promise<number>
     childExitCode: result.code,
     signal: result.signal,
     durationMs: result.durationMs,
-    options: {
-      budget: opts.budget,
-      tailRatio: opts.tailRatio,
-      inlineThreshold: opts.inlineThreshold,
-      redact: opts.redact,
-    },
+    options: summaryOptions(opts),
     summary,
     piped,
     storeErrors,
+    lastWork: true,
   });
   await opts.print(finished.text);
   try {
@@ -209,6 +205,12 @@ function keepIfRemoved(
   } catch (error) {
     return { recovered: false, lost: reason(error) };
   }
+}
+
+/** How the summary is made: the run's --budget, ... (kept in the metadata for `show`). */
+function summaryOptions(opts: RunOptions) {
+  const { budget, tailRatio, inlineThreshold, redact } = opts;
+  return { budget, tailRatio, inlineThreshold, redact };
 }
 
 /** The one warning a run ends with, if any: the worst of what went wrong in storing it. */
