@@ -8,7 +8,7 @@
  */
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
-import { blockOf, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
+import { blockOf, echoUnder, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
 import { chainAbove, notesUnder } from './chain.js';
 import {
   CHECK_DECAY,
@@ -264,8 +264,16 @@ function singleHeld(
     h.sev >= 6
       ? blockOf(view, h.line, nextHeader(view(h.line) ?? h.text), helper)
       : h.sev > 0
-        ? [...new Set([...introduced(view, h.line, textAt), ...notesUnder(view, h.line)])]
-        : [];
+        ? [
+            ...new Set([
+              ...introduced(view, h.line, textAt),
+              ...notesUnder(view, h.line),
+              ...echoUnder(view, h.line),
+            ]),
+          ]
+        : isLocation(h.text)
+          ? echoUnder(view, h.line)
+          : [];
   for (const k of block) {
     const b = held.get(k) as Held;
     entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
