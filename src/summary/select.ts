@@ -9,7 +9,7 @@
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
 import { blockOf, echoUnder, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
-import { chainAbove, notesUnder } from './chain.js';
+import { notesUnder } from './chain.js';
 import {
   CHECK_DECAY,
   CHECK_SEVERITY,
@@ -32,7 +32,7 @@ import { messageRarity } from './messages.js';
 import { linkNamesakes } from './namesakes.js';
 import { markRecord } from './new-record.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
-import { placeAbove, placeInRecord } from './place-above.js';
+import { addPlaces, stepAbove } from './place-above.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, indentOf, isLocation, scoreLine, shape, template } from './salience.js';
 import { slotRarity } from './slots.js';
@@ -248,19 +248,19 @@ function singleHeld(
   // Blocks and parents are read after a tool's tag on its lines (see tags.ts).
   const view = untagged(textAt, h.line);
   // A parent says where: an error's always, a lesser line's when the parent names a place.
-  // A field's rare value says which record by the record's header (see fields.ts).
-  const record = isRareField(h.key) ? recordHeader(view, h.line) : [];
-  const parents =
-    h.sev > 0 ? headersOf(view, h.line, h.check === true) : [...record, ...frameAbove(view, h.line)];
-  // What led to an error, right above it: a compiler's `required from` chain (see chain.ts).
-  if (h.sev >= 6) for (const k of chainAbove(view, h.line)) if (!parents.includes(k)) parents.push(k);
-  // Where an error that names no place was found: said above it, or in its record's field right
-  // above it (see place-above.ts).
-  if (h.sev >= 6 && parents.length === 0) parents.push(...placeAbove(textAt, h.line));
-  const field = h.sev >= 6 ? placeInRecord(view, h.line) : undefined;
-  if (field !== undefined && !parents.includes(field)) parents.push(field);
+  // A field's rare value says which record by its header (see fields.ts), a salient line the
+  // step it came in (see stepAbove).
+  const above = isRareField(h.key)
+    ? recordHeader(view, h.line)
+    : h.sev > 0
+      ? stepAbove(view, h.line, textAt)
+      : [];
+  const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
+  // What led to an error and where it was found, said above it (see place-above.ts).
+  if (h.sev >= 6) addPlaces(parents, view, textAt, h.line);
+  for (const k of above) if (!parents.includes(k)) parents.push(k);
   parents.sort((a, b) => a - b);
-  if (h.sev >= 6 || record.length > 0 || parents.some((p) => namesPlace(textAt(p) ?? '')))
+  if (h.sev >= 6 || above.length > 0 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   // An error's block runs to the next header (see nextHeader); a lesser line brings what it
   // introduces (see introduced).
