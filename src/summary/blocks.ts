@@ -7,6 +7,7 @@
  */
 import { sameRecord } from './record.js';
 import { indentOf, isLocation, shape } from './salience.js';
+import { isCaretLine } from './source-echo.js';
 import { isOwnLocation } from './worth.js';
 
 /** Reads a held line's text by number; undefined when the line is not held. */
@@ -69,6 +70,7 @@ export function blockOf(
   let nearer: number | undefined;
   let swapped = false;
   const panic = PANIC.test(header);
+  let echoed = false;
   let blanks = 0;
   for (let k = n + 1; k <= n + BLOCK_SPAN && picked.length < MAX_BLOCK; k++) {
     const text = at(k);
@@ -89,7 +91,11 @@ export function blockOf(
       (k === n + 1 ? panic || MESSAGE.test(text) : k === n + 2 && MESSAGE.test(text))
     )
       picked.push(k);
-    else if (DETAIL.test(text) || DIFF_MARK.test(text) || POINTED.test(text)) picked.push(k);
+    else if (!echoed && !isCaretLine(text) && isCaretLine(at(k + 1) ?? '')) {
+      // The source line a caret under it points into: what the finding is about.
+      echoed = true;
+      picked.push(k);
+    } else if (DETAIL.test(text) || DIFF_MARK.test(text) || POINTED.test(text)) picked.push(k);
     else if (isOwnLocation(text)) {
       if (outer === undefined) {
         outer = k;
@@ -251,4 +257,21 @@ export function introduced(at: LineAt, n: number, raw: LineAt = at): number[] {
     out.push(k);
   }
   return out;
+}
+
+/** How far under a lesser finding the source line a caret points into is looked for. */
+const ECHO_SPAN = 6;
+
+/**
+ * The source line a caret points into under a lesser finding (a warning, a note), within its
+ * paragraph: `src/a.erl:257:58: variable 'Ps' is unbound`, then `%  257| foo(Ps)` and the caret
+ * under it. [] when there is none.
+ */
+export function echoUnder(at: LineAt, n: number): number[] {
+  for (let k = n + 1; k <= n + ECHO_SPAN; k++) {
+    const text = at(k);
+    if (text === undefined || blank(text) || isCaretLine(text)) return [];
+    if (isCaretLine(at(k + 1) ?? '')) return [k];
+  }
+  return [];
 }

@@ -32,7 +32,7 @@ import { GuardScan } from './guard-scan.js';
 import { HeadBytes } from './head-bytes.js';
 import { CUT_BYTES, hasPrivate, KeyRanges, linesBefore, MarkPieces } from './key-ranges.js';
 import { LastBytes } from './last-bytes.js';
-import { addContext, belongs, LOOKBACK_BYTES } from './line-context.js';
+import { addContext, belongs, echoAbove, LOOKBACK_BYTES, type Pending } from './line-context.js';
 import { RunFollower } from './line-run.js';
 import { AfterLong, HugeLine, LongLines, lineEnd, lineStarts, salientEdge } from './long-line.js';
 import { bestGroups, Members } from './members.js';
@@ -104,7 +104,7 @@ export class Collector {
   private readonly fresh: Candidate[] = [];
   private readonly members = new Members();
   private readonly newLines: number[] = [];
-  private pending: { candidate: Candidate; remaining: number } | null = null;
+  private pending: Pending | null = null;
   private readonly keys = new KeyRanges();
   private readonly marks = new MarkPieces();
   private readonly runs: RunFollower;
@@ -432,7 +432,7 @@ export class Collector {
    * passed over (not counted), as it is when it comes in pieces.
    */
   private attach(work: Buffer, pos: number, line: number): [number, number] {
-    const p = this.pending as { candidate: Candidate; remaining: number };
+    const p = this.pending as Pending;
     let at = pos;
     let n = line;
     while (p.remaining > 0 && at < work.length) {
@@ -458,6 +458,9 @@ export class Collector {
       const wrapped = n === c.line + 1 && continues(c.text, lineText);
       if (c.count <= 1 && c.attached.length < 4 && (wrapped || belongs(lineText, c, n)))
         c.attached.push({ line: n, text: lineText });
+      else if (!p.echoed && c.count <= 1 && c.attached.length < 4)
+        p.echoed = echoAbove(c, p.previous, lineText);
+      p.previous = { line: n, text: lineText };
       at = end + 1;
       n++;
       if (this.neighbours.waiting) this.neighbours.next(work, at, n);

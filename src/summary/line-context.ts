@@ -8,6 +8,7 @@ import { cleanLine } from './clean.js';
 import type { Candidate, NumberedLine } from './collected.js';
 import { sameRecord } from './record.js';
 import { isLocation } from './salience.js';
+import { isCaretLine } from './source-echo.js';
 import { isOwnLocation } from './worth.js';
 
 /** How many bytes before a line are read for its owner or location. */
@@ -84,4 +85,25 @@ export function belongs(text: string, error: Candidate, line: number): boolean {
     error.attached.every((a) => !isOwnLocation(a.text)) &&
     (isOwnLocation(text) || error.attached.length === 0)
   );
+}
+
+/** An error whose next lines are read for what belongs to it (see Collector.attach). */
+export interface Pending {
+  candidate: Candidate;
+  remaining: number;
+  /** The line read before this one, and whether a source line was attached (see echoAbove). */
+  previous?: NumberedLine;
+  echoed?: boolean;
+}
+
+/**
+ * Attaches the source line a caret points into (see isCaretLine) when `text`, read under an
+ * error, is the caret line and `previous` the line above it: what the error is about. True when
+ * it did.
+ */
+export function echoAbove(error: Candidate, previous: NumberedLine | undefined, text: string): boolean {
+  if (previous === undefined || !isCaretLine(text) || isCaretLine(previous.text)) return false;
+  if (error.attached.some((a) => a.line === previous.line)) return true;
+  error.attached.push(previous);
+  return true;
 }

@@ -6,7 +6,8 @@
  * (`checking file lib/optimize/SplitChunksPlugin.js` above `Hunk #1 FAILED at 21.`). The source
  * line the location points at, echoed between them, comes too: it is what the error is about.
  */
-import { indentOf, isLocation, scoreLine } from './salience.js';
+import { chainAbove } from './chain.js';
+import { indentOf, isLocation, scoreLine, shape } from './salience.js';
 import { echoedLine, isSourceEcho, pointedLine } from './source-echo.js';
 
 type LineAt = (line: number) => string | undefined;
@@ -56,9 +57,43 @@ export function placeAbove(at: LineAt, n: number): number[] {
  * one: a record's fields (`"Pos": "internal/tag/rm.go:8:2",` above `"Err": "no required module
  * provides package …"`).
  */
-export function placeInRecord(view: LineAt, n: number): number | undefined {
+function placeInRecord(view: LineAt, n: number): number | undefined {
   const own = view(n);
   const above = view(n - 1);
   if (own === undefined || above === undefined || isLocation(own) || !isLocation(above)) return undefined;
   return indentOf(above) === indentOf(own) && scoreLine(above).score <= 0 ? n - 1 : undefined;
+}
+
+/**
+ * The step a tool was on when an error came, right above it at its indentation, when it names a
+ * file and says nothing salient: a verbose build's `  Rendering Layout: _docs/setup.md` above its
+ * `  Liquid Exception: …`, as `checking file lib/a.js` above `Hunk #1 FAILED` (see placeAbove),
+ * whether or not the error names a place of its own. `at` reads the lines after their tag,
+ * `raw` as they are. [] when the line above is none.
+ */
+export function stepAbove(at: LineAt, n: number, raw: LineAt = at): number[] {
+  const text = at(n);
+  const above = at(n - 1);
+  if (text === undefined || above === undefined || indentOf(above) !== indentOf(text)) return [];
+  // Both of one stream: both read after the same tag or log prefix (see tags.ts), or neither.
+  if ((text === raw(n)) !== (above === raw(n - 1))) return [];
+  const words = WORD_START.test(text.trimStart()) && WORD_START.test(above.trimStart());
+  // A line that opens as the error does is a finding of the same list, not a step.
+  const step = words && shape(above, 1) !== shape(text, 1) && NAMES_FILE.test(above);
+  return step && scoreLine(above).score <= 0 ? [n - 1] : [];
+}
+
+/**
+ * The lines above a held error that say where it was found or what led to it, added to its
+ * `parents`: a compiler's chain (see chain.ts), the place said above an error that names none,
+ * its record's field naming one.
+ */
+export function addPlaces(parents: number[], view: LineAt, raw: LineAt, n: number): void {
+  const add = (k: number) => {
+    if (!parents.includes(k)) parents.push(k);
+  };
+  for (const k of chainAbove(view, n)) add(k);
+  if (parents.length === 0) parents.push(...placeAbove(raw, n));
+  const field = placeInRecord(view, n);
+  if (field !== undefined) add(field);
 }

@@ -8,8 +8,8 @@
  */
 import type { Shield } from '../shield.js';
 import { type Entry, entryCost, likeThis, repeatMarker, similarMarker } from './assemble.js';
-import { blockOf, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
-import { chainAbove, notesUnder } from './chain.js';
+import { blockOf, echoUnder, frameAbove, introduced, introducer, parentsOf } from './blocks.js';
+import { notesUnder } from './chain.js';
 import {
   CHECK_DECAY,
   CHECK_SEVERITY,
@@ -23,6 +23,7 @@ import {
 import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
 import { liftEchoes } from './echo.js';
+import { fieldRarity, isRareField, recordHeader } from './fields.js';
 import { liftFirsts } from './firsts.js';
 import { repeatedFrames } from './frames.js';
 import { kindRarity } from './kinds.js';
@@ -31,7 +32,7 @@ import { messageRarity } from './messages.js';
 import { linkNamesakes } from './namesakes.js';
 import { markRecord } from './new-record.js';
 import { liftOutline, outlineDecay, outlineOf } from './outline.js';
-import { placeAbove, placeInRecord } from './place-above.js';
+import { addPlaces, stepAbove } from './place-above.js';
 import { inert, type Role } from './render.js';
 import { errorWordAt, indentOf, isLocation, scoreLine, shape, template } from './salience.js';
 import { slotRarity } from './slots.js';
@@ -247,16 +248,19 @@ function singleHeld(
   // Blocks and parents are read after a tool's tag on its lines (see tags.ts).
   const view = untagged(textAt, h.line);
   // A parent says where: an error's always, a lesser line's when the parent names a place.
+  // A field's rare value says which record by its header (see fields.ts), a salient line the
+  // step it came in (see stepAbove).
+  const above = isRareField(h.key)
+    ? recordHeader(view, h.line)
+    : h.sev > 0
+      ? stepAbove(view, h.line, textAt)
+      : [];
   const parents = h.sev > 0 ? headersOf(view, h.line, h.check === true) : frameAbove(view, h.line);
-  // What led to an error, right above it: a compiler's `required from` chain (see chain.ts).
-  if (h.sev >= 6) for (const k of chainAbove(view, h.line)) if (!parents.includes(k)) parents.push(k);
-  // Where an error that names no place was found: said above it, or in its record's field right
-  // above it (see place-above.ts).
-  if (h.sev >= 6 && parents.length === 0) parents.push(...placeAbove(textAt, h.line));
-  const field = h.sev >= 6 ? placeInRecord(view, h.line) : undefined;
-  if (field !== undefined && !parents.includes(field)) parents.push(field);
+  // What led to an error and where it was found, said above it (see place-above.ts).
+  if (h.sev >= 6) addPlaces(parents, view, textAt, h.line);
+  for (const k of above) if (!parents.includes(k)) parents.push(k);
   parents.sort((a, b) => a - b);
-  if (h.sev >= 6 || parents.some((p) => namesPlace(textAt(p) ?? '')))
+  if (h.sev >= 6 || above.length > 0 || parents.some((p) => namesPlace(textAt(p) ?? '')))
     for (const p of parents.reverse()) entries.unshift(entry(p, textAt(p) ?? '', 'salient'));
   // An error's block runs to the next header (see nextHeader); a lesser line brings what it
   // introduces (see introduced).
@@ -264,8 +268,16 @@ function singleHeld(
     h.sev >= 6
       ? blockOf(view, h.line, nextHeader(view(h.line) ?? h.text), helper)
       : h.sev > 0
-        ? [...new Set([...introduced(view, h.line, textAt), ...notesUnder(view, h.line)])]
-        : [];
+        ? [
+            ...new Set([
+              ...introduced(view, h.line, textAt),
+              ...notesUnder(view, h.line),
+              ...echoUnder(view, h.line),
+            ]),
+          ]
+        : isLocation(h.text)
+          ? echoUnder(view, h.line)
+          : [];
   for (const k of block) {
     const b = held.get(k) as Held;
     entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
@@ -451,10 +463,15 @@ export function select(
   const slot = slotRarity(held.values());
   // A rare kind in the line's own words (see kinds.ts) is a rare rule code too, for the lines
   // that say less than an error (an error's words already make it worth seeing).
-  const kind = kindRarity([...held.values()].filter((h) => h.sev < 6).map((h) => h.text));
-  scoreHeld(held, sp, c.lines, opts, (t) => Math.max(code(t), kind.worth(t)) + slot.worth(t));
+  const lesser = [...held.values()].filter((h) => h.sev < 6).map((h) => h.text);
+  const kind = kindRarity(lesser);
+  // A field's rare value (see fields.ts) is one too.
+  const field = fieldRarity(lesser);
+  const rarity = (t: string) => Math.max(code(t), kind.worth(t), field.worth(t));
+  scoreHeld(held, sp, c.lines, opts, (t) => rarity(t) + slot.worth(t));
   evenChecks(held.values(), (n) => position(n, c.lines, opts.tailRatio));
-  for (const h of held.values()) h.key += slot.tag(h.text) + kind.tag(h.text) + message.tag(h.text);
+  for (const h of held.values())
+    h.key += slot.tag(h.text) + kind.tag(h.text) + field.tag(h.text) + message.tag(h.text);
   const outline = outlineOf(held.values());
   liftOutline(held.values(), outline);
   liftEchoes(held.values());

@@ -25,3 +25,15 @@ export function pointedLine(text: string): number | undefined {
 }
 
 const POINTS_AT = /[\w./\\-]\.[A-Za-z]\w{0,5}:(\d+)(?::\d+)?(?![\d.])/;
+
+/**
+ * A caret line: marks under the source line above it, pointing at a column (`      |   ^~~~~~`,
+ * `%     | \t    ^`, `    |     ^^^^ help: …`, `        ^`). Compilers, parsers and linters of
+ * many kinds (gcc and clang, rustc, ghc, erlc, javac, xmllint, Python's SyntaxError) echo the
+ * offending source line this way, with or without its number: the line above it is what the
+ * finding is about.
+ */
+const CARET = /^[\s%#]*(?:\d*\s*\|\s*)?[\^~]+(?:\.{3})?(?:\s+\S.*)?$/;
+
+/** Whether a line is a caret line (see CARET): only its marks, after a bar or a margin. */
+export const isCaretLine = (line: string): boolean => CARET.test(line);

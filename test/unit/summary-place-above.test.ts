@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placeAbove } from '../../src/summary/place-above.js';
+import { placeAbove, stepAbove } from '../../src/summary/place-above.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 900 };
@@ -43,5 +43,44 @@ describe('the place an error that names none was found, said above it', () => {
     const out = summarize(lines.join('\n'), facts);
     expect(out).toContain('Hunk #1 FAILED at 21.');
     expect(out).toContain('checking file lib/optimize/SplitChunksPlugin.js');
+  });
+
+  it('reads the step a verbose build was on, right above its error at its indentation', () => {
+    const page = (p: string) => [
+      `         Rendering: ${p}`,
+      `  Pre-Render Hooks: ${p}`,
+      `  Rendering Liquid: ${p}`,
+      `  Rendering Markup: ${p}`,
+      `Post-Convert Hooks: ${p}`,
+      `  Rendering Layout: ${p}`,
+    ];
+    const error =
+      '  Liquid Exception: Liquid error (/work/docs/_includes/step-index.html line 30): Unknown operator = included in /work/docs/_layouts/step.html';
+    const lines = [
+      ...Array.from({ length: 300 }, (_, i) => page(`_docs/section${i % 9}/page-${i}.md`)).flat(),
+      ...page('_docs/step-by-step/01-setup.md'),
+      error,
+      "/usr/lib/ruby/gems/liquid-5.4.0/lib/liquid/condition.rb:140:in `interpret_condition': Liquid error",
+      ...Array.from(
+        { length: 30 },
+        (_, i) => `\tfrom /usr/lib/ruby/gems/jekyll-4.3.1/lib/jekyll/site${i}.rb:${i + 20}:in \`render'`,
+      ),
+    ];
+    expect(stepAbove((k) => lines[k - 1], 1807)).toEqual([1806]);
+    // A step in another stream (less indented, or tagged) or a salient line is none.
+    expect(stepAbove((k) => ['checking file lib/a.js', '  Hunk #1 FAILED at 21.'][k - 1], 2)).toEqual([]);
+    expect(stepAbove((k) => ['error: in lib/a.js', 'error: bad'][k - 1], 2)).toEqual([]);
+    expect(
+      stepAbove((k) => ['counted /home/dev/src/ws.c', '==21969== Invalid read of size 4'][k - 1], 2),
+    ).toEqual([]);
+    // Nor is a finding of the same list above another.
+    const critic = [
+      'lib/URL.pm: Always unpack @_ first at line 88.',
+      'lib/URL.pm: Variable declared in conditional',
+    ];
+    expect(stepAbove((k) => critic[k - 1], 2)).toEqual([]);
+    const out = summarize(lines.join('\n'), facts);
+    expect(out).toContain('Unknown operator =');
+    expect(out).toContain('Rendering Layout: _docs/step-by-step/01-setup.md');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { blockOf } from '../../src/summary/blocks.js';
 import { scoreLine } from '../../src/summary/salience.js';
-import { echoedLine, isSourceEcho, pointedLine } from '../../src/summary/source-echo.js';
+import { echoedLine, isCaretLine, isSourceEcho, pointedLine } from '../../src/summary/source-echo.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const facts = { id: 'unit_0123abcd', path: '/runs/unit_0123abcd.txt', exitCode: 1, durationMs: 900 };
@@ -91,5 +92,68 @@ describe('the source line a location points at', () => {
     expect(out.split('error[E0308]: mismatched types').length).toBe(3);
     expect(out).toContain('--> src/de.rs:97:30');
     expect(out).toContain('--> src/de.rs:528:30');
+  });
+});
+
+describe('the source line a caret points into', () => {
+  it('tells a caret line under an echoed source line from other lines', () => {
+    for (const line of [
+      '                                 ^',
+      '%     | \t                                                        ^',
+      '    |             ^^^^^^^^^^^^^^^^^^^^^^^^...',
+      '      |   ^~~~~~',
+      '    |         ^^ help: prefix it with an underscore',
+    ])
+      expect(isCaretLine(line)).toBe(true);
+    for (const line of ['~/src/a.c', '   | ', '2 ^ 3 = 8', 'x ^ y', '      |        |', '^C'])
+      expect(isCaretLine(line)).toBe(false);
+  });
+
+  it("brings the source line above a caret into an error's block, with or without a line number", () => {
+    const erl = [
+      "src/cow_http_hd.erl:257:58: variable 'Ps' is unbound",
+      '%  257| \tmedia_range_param_sep(R, Acc, T, S, [{<<"charset">>, V}|Ps]);',
+      '%     | \t                                                        ^',
+      '',
+    ];
+    expect(
+      blockOf(
+        (n) => erl[n - 1],
+        1,
+        () => false,
+      ),
+    ).toEqual([2]);
+    const html = [
+      'modules.html:665: HTML parser error : Unexpected end tag : cod',
+      'the <code>require.resolve()</cod> function.</p>',
+      '                                 ^',
+      'modules.html:784: HTML parser error : Tag section invalid',
+    ];
+    expect(
+      blockOf(
+        (n) => html[n - 1],
+        1,
+        (t) => t.startsWith('modules.html'),
+      ),
+    ).toEqual([2]);
+  });
+
+  it('shows the source line under a rare error in the middle of a long output', () => {
+    const finding = (i: number) => [
+      `docs/page${i % 40}.html:${i + 3}: HTML parser error : Tag section invalid`,
+      `</section><section><h3>Heading number ${i}<span><a class="mark" href="#h${i}" id="h${i}">#</a></span></h3>`,
+      '                  ^',
+    ];
+    const lines = [
+      ...Array.from({ length: 1500 }, (_, i) => finding(i)).flat(),
+      'docs/modules.html:665: HTML parser error : Unexpected end tag : cod',
+      'the <code>require.resolve()</cod> function.</p>',
+      '                                 ^',
+      ...Array.from({ length: 1500 }, (_, i) => finding(i + 1500)).flat(),
+    ];
+    expect(lines.join('\n').length).toBeGreaterThan(300_000);
+    const out = summarize(lines.join('\n'), facts);
+    expect(out).toContain('Unexpected end tag : cod');
+    expect(out).toContain('the <code>require.resolve()</cod> function.</p>');
   });
 });
