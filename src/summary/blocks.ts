@@ -6,7 +6,7 @@
  * belongs to, the test a failure is in).
  */
 import { sameRecord } from './record.js';
-import { indentOf, isLocation, shape } from './salience.js';
+import { indentOf, isLocation, scoreLine, shape } from './salience.js';
 import { isOwnLocation } from './worth.js';
 
 /** Reads a held line's text by number; undefined when the line is not held. */
@@ -22,11 +22,25 @@ const CAUSE =
 const PANIC = /\bpanic(?:ked)?\b/i;
 /** An exception's message: `org.opentest4j.AssertionFailedError: expected: <bar> but was: <=bar>`. */
 const MESSAGE = /^\s*(?:[a-z][\w$]*\.)*[A-Z][A-Za-z]*(?:Error|Exception|Failure)\b(?:\s*\[[\w-]+\])?:/;
+/**
+ * A label with its value on the next line (`Expected:`, `Got:`, `Error:`, `with expansion:`,
+ * `---- Result was:`): a doctest's, testify's, catch2's, busted's, tcltest's and unittest's way
+ * to show what a check compared.
+ */
+const BARE_LABEL = /^\s*(?:[-=#>*]{2,}\s+)?[A-Za-z][\w ()/,'-]{0,48}:\s*$/;
+/** A label's words that say it holds what was compared or what went wrong. */
+const COMPARED =
+  /\b(?:expect\w*|actual|got|received|result|want(?:ed)?|error|failure|reason|message|diff|expansion|value)\b/i;
+export const isLabel = (text: string) => BARE_LABEL.test(text) && COMPARED.test(text);
+/** A line's score (see scoreLine) from which it reads as an error of its own. */
+const STRONG = 10;
+/** A rule of one character, ten or more (`*****`, `-----`, `═════`). */
+const SEPARATOR = /^\s*([*=_~#─━═-])\1{9,}\s*$/;
 const BLOCK_SPAN = 24;
 const MAX_BLOCK = 5;
 const PARENT_SPAN = 80;
 
-/** An assertion's expected or received value, or a diff marker line. */
+/** An assertion's expected or received value, or a diff marker line (see also isLabel). */
 export function isBlockDetail(text: string): boolean {
   return DETAIL.test(text) || DIFF_MARK.test(text);
 }
@@ -70,6 +84,8 @@ export function blockOf(
   let swapped = false;
   const panic = PANIC.test(header);
   let blanks = 0;
+  // The line that is a picked label's value (see BARE_LABEL): it says what the label only names.
+  let value = isLabel(header) ? n + 1 : undefined;
   for (let k = n + 1; k <= n + BLOCK_SPAN && picked.length < MAX_BLOCK; k++) {
     const text = at(k);
     if (text === undefined) break;
@@ -78,10 +94,18 @@ export function blockOf(
       continue;
     }
     blanks = 0;
+    // A rule of one character (`*****`, `-----`, `═════`) after what the block says ends it: it
+    // parts one failure from the next (a doctest's, unittest's, testthat's report).
+    if (picked.length > 0 && SEPARATOR.test(text)) break;
     // The block ends at the next header: a line as salient as an error, no deeper than this one.
     if (indentOf(text) <= indent && isHeader(text)) break;
     // The next failure of a numbered list (`  2) …` after `  1) …`) ends the block.
     if (indentOf(text) <= indent && numbered(header) && shape(text, 1) === shape(header, 1)) break;
+    // (A value that is an error of its own, `--- FAIL: x` under `Want:`, is the next finding.)
+    if (k === value && !isLabel(text) && scoreLine(text).score < STRONG) {
+      picked.push(k);
+      continue;
+    }
     // The message under a panic's location or a failure's title (or under a first line that
     // says it in words: `Unexpected exception:…` above `…AssertionFailedError: Unexpected…`).
     if (
@@ -89,8 +113,15 @@ export function blockOf(
       (k === n + 1 ? panic || MESSAGE.test(text) : k === n + 2 && MESSAGE.test(text))
     )
       picked.push(k);
-    else if (DETAIL.test(text) || DIFF_MARK.test(text) || POINTED.test(text)) picked.push(k);
-    else if (isOwnLocation(text)) {
+    else if (
+      DETAIL.test(text) ||
+      DIFF_MARK.test(text) ||
+      POINTED.test(text) ||
+      (isLabel(text) && !blank(at(k + 1) ?? ''))
+    ) {
+      picked.push(k);
+      if (isLabel(text)) value = k + 1;
+    } else if (isOwnLocation(text)) {
       if (outer === undefined) {
         outer = k;
         picked.push(k);
