@@ -160,12 +160,29 @@ export function parentOf(at: LineAt, n: number): number | undefined {
     if (above === undefined) return undefined;
     // A parent is in the same paragraph: a blank line ends the search, but for a lone title.
     if (blank(above))
-      return k === n - 1 ? (title(at, k - 1, indent) ?? shortTitle(at, k - 1, indent)) : undefined;
+      return k === n - 1
+        ? (title(at, k - 1, indent) ?? shortTitle(at, k - 1, indent) ?? loneTitle(at, k - 1, indent))
+        : undefined;
     // A rule of dashes or box characters is no header: the line above it may be.
     if (indentOf(above) < indent && /[A-Za-z]{2}/.test(above)) return k;
   }
   return undefined;
 }
+
+/**
+ * Line `k` when it is a one-line paragraph no deeper than `indent` that opens with a title's mark
+ * (`  ❯ Number | max / pass validation…` above `  Assertion Error: …`, `  ● Suite › name` above
+ * `    expect(received)…`): a failure's title over its message in a report of failures.
+ */
+function loneTitle(at: LineAt, k: number, indent: number): number | undefined {
+  const text = at(k);
+  const before = at(k - 1);
+  if (text === undefined || indentOf(text) > indent || !TITLE_MARK.test(text)) return undefined;
+  return k === 1 || (before !== undefined && blank(before)) ? k : undefined;
+}
+
+/** A title's mark before its words: a pointer, a bullet or a fail mark. */
+const TITLE_MARK = /^\s*[❯›▶►●•✖✗✘✕×]\s+\S*[A-Za-z]{2}/;
 
 /** Line `k` when it is a one-line paragraph less indented than `indent` that names a location. */
 function title(at: LineAt, k: number, indent: number): number | undefined {
