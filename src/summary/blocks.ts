@@ -60,6 +60,17 @@ export function continues(line: string, next: string): boolean {
   );
 }
 const blank = (text: string) => text.trim() === '';
+/**
+ * Whether `next`, right under a failure's title that names its place, is its message: no place of
+ * its own, no shallower, no error of its own, no record of its own (`Failure ('test-x.R:4'):
+ * Encoding` above `toJSON(NA) not equal to "[null]".`).
+ */
+const saysWhy = (header: string, next: string) =>
+  isLocation(header) &&
+  !isLocation(next) &&
+  !/^\s*[[{]/.test(next) &&
+  indentOf(next) >= indentOf(header) &&
+  scoreLine(next).score < STRONG;
 /** A line whose first word is a number: an item of a numbered list (`  1) title`, `#3`). */
 const numbered = (text: string) => /^\s*(?:\d+[).:]|#\d+|\(\d+\)|\[\d+\])\s/.test(text);
 
@@ -110,7 +121,7 @@ export function blockOf(
     // says it in words: `Unexpected exception:…` above `…AssertionFailedError: Unexpected…`).
     if (
       picked.length === 0 &&
-      (k === n + 1 ? panic || MESSAGE.test(text) : k === n + 2 && MESSAGE.test(text))
+      (k === n + 1 ? panic || MESSAGE.test(text) || saysWhy(header, text) : k === n + 2 && MESSAGE.test(text))
     )
       picked.push(k);
     else if (
