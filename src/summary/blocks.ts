@@ -6,7 +6,7 @@
  * belongs to, the test a failure is in).
  */
 import { sameRecord } from './record.js';
-import { indentOf, isLocation, shape } from './salience.js';
+import { indentOf, isLocation, scoreLine, shape } from './salience.js';
 import { isCaretLine } from './source-echo.js';
 import { isOwnLocation } from './worth.js';
 
@@ -23,11 +23,25 @@ const CAUSE =
 const PANIC = /\bpanic(?:ked)?\b/i;
 /** An exception's message: `org.opentest4j.AssertionFailedError: expected: <bar> but was: <=bar>`. */
 const MESSAGE = /^\s*(?:[a-z][\w$]*\.)*[A-Z][A-Za-z]*(?:Error|Exception|Failure)\b(?:\s*\[[\w-]+\])?:/;
+/**
+ * A label with its value on the next line (`Expected:`, `Got:`, `Error:`, `with expansion:`,
+ * `---- Result was:`): a doctest's, testify's, catch2's, busted's, tcltest's and unittest's way
+ * to show what a check compared.
+ */
+const BARE_LABEL = /^\s*(?:[-=#>*]{2,}\s+)?[A-Za-z][\w ()/,'-]{0,48}:\s*$/;
+/** A label's words that say it holds what was compared or what went wrong. */
+const COMPARED =
+  /\b(?:expect\w*|actual|got|received|result|want(?:ed)?|error|failure|reason|message|diff|expansion|value)\b/i;
+export const isLabel = (text: string) => BARE_LABEL.test(text) && COMPARED.test(text);
+/** A line's score (see scoreLine) from which it reads as an error of its own. */
+const STRONG = 10;
+/** A rule of one character, ten or more (`*****`, `-----`, `═════`). */
+const SEPARATOR = /^\s*([*=_~#─━═-])\1{9,}\s*$/;
 const BLOCK_SPAN = 24;
 const MAX_BLOCK = 5;
 const PARENT_SPAN = 80;
 
-/** An assertion's expected or received value, or a diff marker line. */
+/** An assertion's expected or received value, or a diff marker line (see also isLabel). */
 export function isBlockDetail(text: string): boolean {
   return DETAIL.test(text) || DIFF_MARK.test(text);
 }
@@ -47,6 +61,17 @@ export function continues(line: string, next: string): boolean {
   );
 }
 const blank = (text: string) => text.trim() === '';
+/**
+ * Whether `next`, right under a failure's title that names its place, is its message: no place of
+ * its own, no shallower, no error of its own, no record of its own (`Failure ('test-x.R:4'):
+ * Encoding` above `toJSON(NA) not equal to "[null]".`).
+ */
+const saysWhy = (header: string, next: string) =>
+  isLocation(header) &&
+  !isLocation(next) &&
+  !/^\s*[[{]/.test(next) &&
+  indentOf(next) >= indentOf(header) &&
+  scoreLine(next).score < STRONG;
 /** A line whose first word is a number: an item of a numbered list (`  1) title`, `#3`). */
 const numbered = (text: string) => /^\s*(?:\d+[).:]|#\d+|\(\d+\)|\[\d+\])\s/.test(text);
 
@@ -72,6 +97,8 @@ export function blockOf(
   const panic = PANIC.test(header);
   let echoed = false;
   let blanks = 0;
+  // The line that is a picked label's value (see BARE_LABEL): it says what the label only names.
+  let value = isLabel(header) ? n + 1 : undefined;
   for (let k = n + 1; k <= n + BLOCK_SPAN && picked.length < MAX_BLOCK; k++) {
     const text = at(k);
     if (text === undefined) break;
@@ -80,23 +107,38 @@ export function blockOf(
       continue;
     }
     blanks = 0;
+    // A rule of one character (`*****`, `-----`, `═════`) after what the block says ends it: it
+    // parts one failure from the next (a doctest's, unittest's, testthat's report).
+    if (picked.length > 0 && SEPARATOR.test(text)) break;
     // The block ends at the next header: a line as salient as an error, no deeper than this one.
     if (indentOf(text) <= indent && isHeader(text)) break;
     // The next failure of a numbered list (`  2) …` after `  1) …`) ends the block.
     if (indentOf(text) <= indent && numbered(header) && shape(text, 1) === shape(header, 1)) break;
+    // (A value that is an error of its own, `--- FAIL: x` under `Want:`, is the next finding.)
+    if (k === value && !isLabel(text) && scoreLine(text).score < STRONG) {
+      picked.push(k);
+      continue;
+    }
     // The message under a panic's location or a failure's title (or under a first line that
     // says it in words: `Unexpected exception:…` above `…AssertionFailedError: Unexpected…`).
     if (
       picked.length === 0 &&
-      (k === n + 1 ? panic || MESSAGE.test(text) : k === n + 2 && MESSAGE.test(text))
+      (k === n + 1 ? panic || MESSAGE.test(text) || saysWhy(header, text) : k === n + 2 && MESSAGE.test(text))
     )
       picked.push(k);
     else if (!echoed && !isCaretLine(text) && isCaretLine(at(k + 1) ?? '')) {
       // The source line a caret under it points into: what the finding is about.
       echoed = true;
       picked.push(k);
-    } else if (DETAIL.test(text) || DIFF_MARK.test(text) || POINTED.test(text)) picked.push(k);
-    else if (isOwnLocation(text)) {
+    } else if (
+      DETAIL.test(text) ||
+      DIFF_MARK.test(text) ||
+      POINTED.test(text) ||
+      (isLabel(text) && !blank(at(k + 1) ?? ''))
+    ) {
+      picked.push(k);
+      if (isLabel(text)) value = k + 1;
+    } else if (isOwnLocation(text)) {
       if (outer === undefined) {
         outer = k;
         picked.push(k);
@@ -135,12 +177,29 @@ export function parentOf(at: LineAt, n: number): number | undefined {
     if (above === undefined) return undefined;
     // A parent is in the same paragraph: a blank line ends the search, but for a lone title.
     if (blank(above))
-      return k === n - 1 ? (title(at, k - 1, indent) ?? shortTitle(at, k - 1, indent)) : undefined;
+      return k === n - 1
+        ? (title(at, k - 1, indent) ?? shortTitle(at, k - 1, indent) ?? loneTitle(at, k - 1, indent))
+        : undefined;
     // A rule of dashes or box characters is no header: the line above it may be.
     if (indentOf(above) < indent && /[A-Za-z]{2}/.test(above)) return k;
   }
   return undefined;
 }
+
+/**
+ * Line `k` when it is a one-line paragraph no deeper than `indent` that opens with a title's mark
+ * (`  ❯ Number | max / pass validation…` above `  Assertion Error: …`, `  ● Suite › name` above
+ * `    expect(received)…`): a failure's title over its message in a report of failures.
+ */
+function loneTitle(at: LineAt, k: number, indent: number): number | undefined {
+  const text = at(k);
+  const before = at(k - 1);
+  if (text === undefined || indentOf(text) > indent || !TITLE_MARK.test(text)) return undefined;
+  return k === 1 || (before !== undefined && blank(before)) ? k : undefined;
+}
+
+/** A title's mark before its words: a pointer, a bullet or a fail mark. */
+const TITLE_MARK = /^\s*[❯›▶►●•✖✗✘✕×]\s+\S*[A-Za-z]{2}/;
 
 /** Line `k` when it is a one-line paragraph less indented than `indent` that names a location. */
 function title(at: LineAt, k: number, indent: number): number | undefined {

@@ -4,6 +4,7 @@
  * same set in any order, and a hash above the largest kept one is "unknown", never "new").
  */
 import { keptText, TEXTS_MAX } from './gone.js';
+import { isLocation } from './salience.js';
 
 /** A run's lines as hashes: exact texts, and texts with numbers masked (with their counts). */
 export interface Fingerprint {
@@ -116,6 +117,14 @@ export function serializeFingerprint(fp: Fingerprint): string {
   });
 }
 
+/**
+ * Which of a form's lines beyond its pairs are new. A form that names a place (`src/a.ts:77:7`):
+ * the first, for the lines after a change drift and the finding it brought is at the change,
+ * before them (a doctool's list, a type checker's errors in one file). Any other form (a log's
+ * line with its clock): the last, for a run appends.
+ */
+const newAtStart = (bytes: Buffer) => isLocation(bytes.toString('utf8'));
+
 /** A line that differs from a line of the previous run only in numbers, or is one more of them. */
 interface Deferred {
   line: number;
@@ -137,9 +146,9 @@ export class Comparison {
   /** Per exact hash of the previous run: how many of its lines are not yet matched. */
   private readonly exact: Map<number, number>;
   private readonly counts: Map<number, number>;
-  /** Per number-masked form: lines that matched exactly, and the deferred ones (the last kept). */
+  /** Per number-masked form: lines that matched exactly, and the deferred ones (see newAtStart). */
   private readonly matched = new Map<number, number>();
-  private readonly deferred = new Map<number, { n: number; lines: Deferred[] }>();
+  private readonly deferred = new Map<number, { n: number; lines: Deferred[]; first: boolean }>();
   /** Lines that matched the previous run exactly or paired with one of its lines. */
   common = 0;
   /** Lines found new. */
@@ -181,15 +190,20 @@ export class Comparison {
         this.common++;
         return;
       }
-      d = { n: 0, lines: [] };
+      d = { n: 0, lines: [], first: newAtStart(bytes) };
       this.deferred.set(digits, d);
     }
     d.n++;
+    // The lines that may be new are kept (see newAtStart): the first ones, or the last.
+    if (d.first && d.lines.length >= DEFER_PER_FORM) return;
     d.lines.push({ line, bytes: Buffer.from(bytes) });
     if (d.lines.length > DEFER_PER_FORM) d.lines.shift();
   }
 
-  /** The deferred lines that are new (the last ones of each form beyond its pairs), in line order. */
+  /**
+   * The deferred lines that are new (of each form, the first or the last ones beyond its pairs:
+   * see newAtStart), in line order.
+   */
   resolve(): Deferred[] {
     const out: Deferred[] = [];
     for (const [digits, d] of this.deferred) {
@@ -197,8 +211,12 @@ export class Comparison {
       const extra = Math.max(0, d.n - left);
       this.common += d.n - extra;
       this.fresh += extra;
-      out.push(...d.lines.slice(Math.max(0, d.lines.length - extra)));
-      for (const l of d.lines.slice(0, Math.max(0, d.lines.length - extra))) this.drifted.add(l.line);
+      const cut = d.first ? Math.min(extra, d.lines.length) : Math.max(0, d.lines.length - extra);
+      const [fresh, drifted] = d.first
+        ? [d.lines.slice(0, cut), d.lines.slice(cut)]
+        : [d.lines.slice(cut), d.lines.slice(0, cut)];
+      out.push(...fresh);
+      for (const l of drifted) this.drifted.add(l.line);
     }
     this.deferred.clear();
     return out.sort((a, b) => a.line - b.line);

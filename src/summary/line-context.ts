@@ -3,7 +3,7 @@
  * from the bytes before it, and the location and detail lines that follow an error.
  */
 
-import { isBlockDetail } from './blocks.js';
+import { isBlockDetail, isLabel } from './blocks.js';
 import { cleanLine } from './clean.js';
 import type { Candidate, NumberedLine } from './collected.js';
 import { sameRecord } from './record.js';
@@ -73,11 +73,14 @@ const NAMES_FILE = /[\\/]|\w\.[A-Za-z]\w*\b/;
 
 /**
  * A line under an error that says where or why: a location (the first in the project's own
- * files), an assertion's expected and received values, a diff marker, the next line of its log
- * record (`line` is its number).
+ * files), an assertion's expected and received values, a diff marker, a label of what was
+ * compared and its value, the next line of its log record (`line` is its number).
  */
 export function belongs(text: string, error: Candidate, line: number): boolean {
-  if (isBlockDetail(text)) return true;
+  if (isBlockDetail(text) || isLabel(text)) return true;
+  // The value under a label (`---- Result was:` above it: see isLabel).
+  const last = error.attached.at(-1);
+  if (last && line === last.line + 1 && isLabel(last.text) && text.trim() !== '') return true;
   // The next line of its log record (see record.ts).
   if (line === (error.attached.at(-1)?.line ?? error.line) + 1 && sameRecord(error.text, text)) return true;
   if (!isLocation(text)) return false;

@@ -9,6 +9,8 @@
  * It reads the bounded set of lines the summary chooses from, never every line of the output.
  */
 
+import { extensionBits } from './extensions.js';
+
 /** A template needs this many members before a column has a norm. */
 const MIN_MEMBERS = 8;
 /** The share of a column's commonest value that makes it the norm. */
@@ -156,7 +158,9 @@ export function slotRarity(lines: Iterable<Line>): SlotRarity {
     if (members.length < MIN_MEMBERS) continue;
     const width = (members[0] as { words: string[] }).words.length;
     for (let j = 0; j < width; j++) {
-      const bits = columnBits(members.map((m) => m.words[j] as string));
+      const column = members.map((m) => m.words[j] as string);
+      // A column of paths: by the kinds of files they name (see extensions.ts).
+      const bits = columnBits(column) ?? extensionBits(column);
       if (!bits) continue;
       for (const m of members) {
         const b = bits.get(m.words[j] as string);

@@ -69,13 +69,18 @@ export const PLAIN_DECAY = 0.3;
 /**
  * What is left of a line's worth per member of its template already shown. An error keeps more
  * when it names a location of its own, and more when its template is small: four failing
- * tests are four things to fix, four hundred alike warnings are one.
+ * tests are four things to fix, four hundred alike warnings are one. An error is a line that
+ * says so at its start or by a status mark (`csv-2.1 join FAILED`, `#   Failed test 'x'`, score 8
+ * and up: see scoreLine), not only one in an error's own form.
  */
 export function decayOf(sev: number, located: boolean, count: number): number {
-  if (sev < 10) return PLAIN_DECAY;
+  if (sev < ERROR_DECAY_FROM) return PLAIN_DECAY;
   const few = count <= 3 ? 0.7 : count <= 20 ? 0.5 : PLAIN_DECAY;
   return Math.max(located ? 0.5 : PLAIN_DECAY, few);
 }
+
+/** The severity from which a line keeps an error's worth per alike one shown (see decayOf). */
+const ERROR_DECAY_FROM = 8;
 
 /** Surprisal of a template of `count` lines among `total`: a singleton says much. */
 export function surprisal(count: number, total: number): number {

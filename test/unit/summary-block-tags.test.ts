@@ -96,10 +96,11 @@ describe("a stack's own frame", () => {
     ];
     const at = (n: number) => out[n - 1];
     const helper = repeatedFrames(out);
-    expect(blockOf(at, 1, none, helper)).toEqual([2, 7]);
+    // (`Message:` brings the message under it, see summary-block-labels.test.ts.)
+    expect(blockOf(at, 1, none, helper)).toEqual([2, 3, 7]);
     expect(blockOf(at, 10, none, helper)).toEqual([13]);
     // A frame seen once is the test's own: the first stays.
-    expect(blockOf(at, 1, none, repeatedFrames(out.slice(0, 9)))).toEqual([2, 6]);
+    expect(blockOf(at, 1, none, repeatedFrames(out.slice(0, 9)))).toEqual([2, 3, 6]);
   });
 
   it('comes with the exception the traceback ends on', () => {
