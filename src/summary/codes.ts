@@ -46,6 +46,16 @@ const CODE_FALL = 2;
  */
 export const rarityWorth = (count: number) => Math.max(0, CODE_WORTH - CODE_FALL * Math.log2(count));
 
+/** Counts one more `value` in `key`'s row of a table of counts (the row made on first use). */
+export function countIn(table: Map<string, Map<string, number>>, key: string, value: string): void {
+  let counts = table.get(key);
+  if (!counts) {
+    counts = new Map();
+    table.set(key, counts);
+  }
+  counts.set(value, (counts.get(value) ?? 0) + 1);
+}
+
 /**
  * The worth of each line's code being rare, learnt from the lines the summary chooses from
  * (each with how many lines it stands for): nothing for a line without a code, or when the

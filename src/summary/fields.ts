@@ -9,7 +9,7 @@
  *
  * It reads the bounded set of lines the summary chooses from, never every line of the output.
  */
-import { rarityWorth } from './codes.js';
+import { countIn, rarityWorth } from './codes.js';
 
 /** Lines of a field needed before its values say anything. */
 const MIN_LINES = 20;
@@ -63,12 +63,7 @@ export function fieldRarity(lines: Iterable<string>): FieldRarity {
     const field = fieldOf(text);
     if (field === undefined) continue;
     const { name, value } = field;
-    let counts = fields.get(name);
-    if (!counts) {
-      counts = new Map();
-      fields.set(name, counts);
-    }
-    counts.set(value, (counts.get(value) ?? 0) + 1);
+    countIn(fields, name, value);
     sizes.set(name, (sizes.get(name) ?? 0) + 1);
     parts.push({ text, name, value });
   }

@@ -9,7 +9,7 @@
  *
  * It reads the bounded set of lines the summary chooses from, never every line of the output.
  */
-import { rarityWorth } from './codes.js';
+import { countIn, rarityWorth } from './codes.js';
 
 /** The first words of a line read for its kind. */
 const WORDS = 3;
@@ -70,12 +70,7 @@ export function kindRarity(lines: Iterable<string>): KindRarity {
       const value = kindOf(words[j] as string);
       if (value === '') continue;
       const col = `${start}${j}`;
-      let counts = columns.get(col);
-      if (!counts) {
-        counts = new Map();
-        columns.set(col, counts);
-      }
-      counts.set(value, (counts.get(value) ?? 0) + 1);
+      countIn(columns, col, value);
       sizes.set(col, (sizes.get(col) ?? 0) + 1);
       cols.push(col);
       values.push(value);
