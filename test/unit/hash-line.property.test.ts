@@ -60,4 +60,14 @@ describe('hashLine', () => {
     expect(hashLine(a, 0, a.length).exact).not.toBe(hashLine(b, 0, b.length).exact);
     expect(hashLine(b, 0, b.length).digits).not.toBe(hashLine(c, 0, c.length).digits);
   });
+
+  it('answers in one object reused by the next call, whose values are right when read at once', () => {
+    const a = Buffer.from('x 12 y');
+    const b = Buffer.from('z');
+    const first = hashLine(a, 0, a.length);
+    const { exact, digits } = first;
+    expect({ exact, digits }).toEqual(reference(a, 0, a.length));
+    expect(hashLine(b, 0, b.length)).toBe(first);
+    expect({ ...first }).toEqual(reference(b, 0, b.length));
+  });
 });
