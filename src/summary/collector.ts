@@ -483,10 +483,11 @@ export class Collector {
    */
   private trackKey(work: Buffer, s: number, e: number, line: number): void {
     const named = hasPrivate(work, s, e) && NAMES_KEY.test(work.toString('latin1', s, e));
-    if (!named && !this.marks.has(work, s, e)) return;
-    const before = () => linesBefore(this.before(work, s, CUT_BYTES));
-    this.keys.track(cleanLine(work.toString('utf8', s, e)), line, before);
+    if (named || this.marks.has(work, s, e)) this.keys.read(work, s, e, line, this.keyBefore);
   }
+
+  /** The lines before `work[s]` a key marker may be cut over (one function: no closure per line). */
+  private readonly keyBefore = (work: Buffer, s: number) => linesBefore(this.before(work, s, CUT_BYTES));
 
   /** Keeps the best MAX_GROUPS groups (deterministically: by score, then earliest). */
   private prune(): void {

@@ -29,6 +29,8 @@ export class RunMemory {
   private changedPaired = 0;
   /** New lines that are empty: one more empty line is no news, so these are not counted. */
   private blankNew = 0;
+  /** What `see` answers (one object, reused). */
+  private readonly seen = { digits: 0, isNew: false };
 
   constructor(private readonly previous: Fingerprint | undefined) {
     this.compare = previous ? new Comparison(previous) : undefined;
@@ -57,24 +59,30 @@ export class RunMemory {
 
   /**
    * Hashes the line `work[s..e)` numbered `line`: its number-masked hash, and whether it is new
-   * since the previous run (a line known only by its form waits for `resolve`).
+   * since the previous run (a line known only by its form waits for `resolve`). The answer is one
+   * object, reused by the next call (see hashLine).
    */
   see(work: Buffer, s: number, e: number, line: number, plain = false): { digits: number; isNew: boolean } {
-    const h = hashLine(work, s, e);
-    this.exactSketch.add(h.exact);
-    this.digitsSketch.add(h.digits);
+    const { exact, digits } = hashLine(work, s, e);
+    const seen = this.seen;
+    seen.digits = digits;
+    seen.isNew = false;
+    this.exactSketch.add(exact);
+    this.digitsSketch.add(digits);
     // A plain line that is a tally's row is remembered, to tell a count in it that moved.
     const row = plain && !this.rows.idle && leadsWithDigit(work, s, e) && this.rowMoved(work, s, e);
-    const v = this.compare?.check(h.exact, h.digits);
+    const v = this.compare?.check(exact, digits);
     if (v === 'maybe') {
       // A share or a count that moved is news, not drift (see moved.ts).
       if (row || (hasPercent(work, s, e) && isMovedShare(cleanLine(work.toString('utf8', s, e))))) {
         (this.compare as Comparison).fresh++;
-        return { digits: h.digits, isNew: true };
+        seen.isNew = true;
+        return seen;
       }
-      this.compare?.defer(line, h.digits, work.subarray(s, e));
+      this.compare?.defer(line, digits, work.subarray(s, e));
     }
-    return { digits: h.digits, isNew: v === 'new' };
+    seen.isNew = v === 'new';
+    return seen;
   }
 
   /** Remembers a tally's row; whether its count moved since the previous run (see moved.ts). */
