@@ -17,8 +17,7 @@ import {
   checksOf,
   checkTitle,
   evenChecks,
-  isFailureTitle,
-  TITLE_SEVERITY,
+  markFailing,
 } from './checks.js';
 import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
@@ -70,6 +69,8 @@ interface Held {
   bonus: number;
   /** A failing check among passing ones (see checks.ts): each is a thing to fix, not one of many. */
   check?: boolean;
+  /** A numbered or framed failure's title (see isFailureTitle in checks.ts): each, too, names a thing to fix. */
+  title?: boolean;
 }
 
 /** The worth of a line's rule code being rare (see codes.ts). */
@@ -282,7 +283,7 @@ function singleHeld(
     const b = held.get(k) as Held;
     entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
   }
-  const decay = decayFor(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1, h.check === true);
+  const decay = decayFor(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1, h.check || h.title);
   const noted = (u: Pending): Pending => (note ? { ...u, note } : u);
   if (entries.length === 1) return [noted(pending(h, entries, h.worth, decay))];
   // The line with its block, and, when that does not fit, the line alone. A failing check's
@@ -318,8 +319,8 @@ function headersOf(textAt: (n: number) => string | undefined, n: number, check: 
 /** A severity's worth, damped in a big template; not a failing check's: each is a thing to fix. */
 const sevWorth = (sev: number, count: number, check: boolean) => (check ? sev : sev * damp(count));
 
-/** What is left of a unit's worth per alike one shown (see decayOf); a failing check keeps more. */
-const decayFor = (sev: number, located: boolean, distinct: number, check: boolean) =>
+/** What is left of a unit's worth per alike one shown (see decayOf); a failing check or a failure's title keeps more. */
+const decayFor = (sev: number, located: boolean, distinct: number, check = false) =>
   check ? Math.max(CHECK_DECAY, decayOf(sev, located, distinct)) : decayOf(sev, located, distinct);
 
 /** A location, or a line number in words (`In src/run.sh line 41:`). */
@@ -442,12 +443,7 @@ export function select(
   const checks = checksOf([...held.values()].map((h) => h.text));
   // A failure's details elsewhere, linked by its name, are as severe (see namesakes.ts).
   const named = linkNamesakes([...held.values(), ...c.candidates], opts.success);
-  for (const h of held.values())
-    if (checks.failing(h.text) || named.has(h.line)) {
-      h.sev = Math.max(h.sev, CHECK_SEVERITY);
-      h.check = true;
-    } else if (!opts.success && isFailureTitle(h.text, held.get(h.line + 1)?.text))
-      h.sev = Math.max(h.sev, TITLE_SEVERITY);
+  markFailing(held, (h) => checks.failing(h.text) || named.has(h.line), opts.success);
   const keyOf = mineKeys(held, c.candidates);
   for (const h of held.values()) h.key = keyOf(h.text);
   const sp = spans(held, c.candidates, keyOf);
