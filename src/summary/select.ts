@@ -25,6 +25,7 @@ import { liftEchoes } from './echo.js';
 import { fieldRarity, isRareField, recordHeader } from './fields.js';
 import { liftFirsts } from './firsts.js';
 import { repeatedFrames } from './frames.js';
+import { dampRuns } from './indented-runs.js';
 import { kindRarity } from './kinds.js';
 import { cutAround, cutLine, knownLines } from './lines.js';
 import { messageRarity } from './messages.js';
@@ -466,6 +467,7 @@ export function select(
   const rarity = (t: string) => Math.max(code(t), kind.worth(t), field.worth(t));
   scoreHeld(held, sp, c.lines, opts, (t) => rarity(t) + slot.worth(t));
   evenChecks(held.values(), (n) => position(n, c.lines, opts.tailRatio));
+  dampRuns(held.values(), (n) => position(n, c.lines, opts.tailRatio), room);
   for (const h of held.values())
     h.key += slot.tag(h.text) + kind.tag(h.text) + field.tag(h.text) + message.tag(h.text);
   const outline = outlineOf(held.values());
