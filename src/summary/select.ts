@@ -27,7 +27,7 @@ import { liftFirsts } from './firsts.js';
 import { repeatedFrames } from './frames.js';
 import { dampRuns } from './indented-runs.js';
 import { kindRarity } from './kinds.js';
-import { cutAround, cutLine, knownLines } from './lines.js';
+import { cutAround, cutLine, knownLines, type PoolLine } from './lines.js';
 import { messageRarity } from './messages.js';
 import { linkNamesakes } from './namesakes.js';
 import { markRecord } from './new-record.js';
@@ -39,6 +39,7 @@ import { slotRarity } from './slots.js';
 import { type KeyOf, mineKeys, type Span, spans } from './spans.js';
 import { type Pending, RESERVED, reserve, spend } from './spend.js';
 import { untagged } from './tags.js';
+import { failedVerdict } from './verdict-failed.js';
 import {
   damp,
   decayOf,
@@ -77,8 +78,7 @@ interface Held {
 /** The worth of a line's rule code being rare (see codes.ts). */
 type CodeWorth = (text: string) => number;
 
-function holdLines(c: Collected, shield: Shield, cap: number, opts: SelectOptions): Map<number, Held> {
-  const known = knownLines(c, shield);
+function holdLines(c: Collected, known: Map<number, PoolLine>, cap: number, opts: SelectOptions) {
   const byLine = new Map<number, Candidate>();
   for (const cand of c.candidates) byLine.set(cand.line, cand);
   const held = new Map<number, Held>();
@@ -437,9 +437,12 @@ export function select(
   room: number,
   cap: number,
   shield: Shield,
-  opts: SelectOptions,
+  given: SelectOptions,
 ): Entry[] {
-  const held = holdLines(c, shield, cap, opts);
+  const known = knownLines(c, shield);
+  // A run whose verdict counts failures failed, whatever its exit status (see failedVerdict).
+  const opts = given.success && failedVerdict(known, c.lines) ? { ...given, success: false } : given;
+  const held = holdLines(c, known, cap, opts);
   // A failing check among passing ones is as severe as an error, whatever its words (see checks.ts).
   const checks = checksOf([...held.values()].map((h) => h.text));
   // A failure's details elsewhere, linked by its name, are as severe (see namesakes.ts).
