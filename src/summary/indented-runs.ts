@@ -74,11 +74,11 @@ export function dampRuns<T extends Line>(
   room: number,
 ): void {
   const lines = [...held].sort((a, b) => a.line - b.line);
-  const severe = lines.filter((l) => l.sev >= WAITING_FROM).map((l) => l.line);
+  const severe = (l: T) => l.sev >= WAITING_FROM;
+  const all = lines.filter(severe).length;
   for (const run of runsOf(lines)) {
-    const first = (run[0] as T).line;
-    const last = (run[run.length - 1] as T).line;
-    const waiting = severe.filter((n) => n < first || n > last).length;
+    // (A run's lines are all the held lines from its first to its last.)
+    const waiting = all - run.filter(severe).length;
     const share = room / (1 + waiting);
     const plain = run.filter((l) => l.sev <= 0 && !l.isNew);
     const own = (l: T) => l.worth - position(l.line);
