@@ -76,8 +76,9 @@ const saysWhy = (header: string, next: string) =>
 const numbered = (text: string) => /^\s*(?:\d+[).:]|#\d+|\(\d+\)|\[\d+\])\s/.test(text);
 
 /**
- * The best lines of the block under line `n`, in line order (at most MAX_BLOCK). `helper` tells
- * a helper's frame (see frames.ts): a later own frame that is none is taken instead.
+ * The best lines of the block under line `n`, in line order (at most MAX_BLOCK, and its first own
+ * frame when the values filled them). `helper` tells a helper's frame (see frames.ts): a later
+ * own frame that is none is taken instead.
  */
 export function blockOf(
   at: LineAt,
@@ -99,7 +100,7 @@ export function blockOf(
   let blanks = 0;
   // The line that is a picked label's value (see BARE_LABEL): it says what the label only names.
   let value = isLabel(header) ? n + 1 : undefined;
-  for (let k = n + 1; k <= n + BLOCK_SPAN && picked.length < MAX_BLOCK; k++) {
+  for (let k = n + 1; k <= n + BLOCK_SPAN; k++) {
     const text = at(k);
     if (text === undefined) break;
     if (blank(text)) {
@@ -114,6 +115,12 @@ export function blockOf(
     if (indentOf(text) <= indent && isHeader(text)) break;
     // The next failure of a numbered list (`  2) …` after `  1) …`) ends the block.
     if (indentOf(text) <= indent && numbered(header) && shape(text, 1) === shape(header, 1)) break;
+    if (picked.length >= MAX_BLOCK) {
+      // A block full of values still says where: its first own frame comes too.
+      if (outer !== undefined || !isOwnLocation(text)) continue;
+      picked.push(k);
+      break;
+    }
     // (A value that is an error of its own, `--- FAIL: x` under `Want:`, is the next finding.)
     if (k === value && !isLabel(text) && scoreLine(text).score < STRONG) {
       picked.push(k);

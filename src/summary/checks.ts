@@ -143,7 +143,7 @@ const FRAMED = /^_+ +\S.*[A-Za-z]{2}.*\S +_+\s*$/;
  * numbered title heading a deeper block (`15) Lexer hr hr` above `  Message:`). Its words say
  * which check failed, and rarely an error word.
  */
-export function isFailureTitle(text: string, next: string | undefined): boolean {
+function isFailureTitle(text: string, next: string | undefined): boolean {
   if (FRAMED.test(text)) return true;
   return NUMBERED.test(text) && next !== undefined && next.trim() !== '' && indentOf(next) > indentOf(text);
 }
@@ -166,4 +166,34 @@ export function evenChecks(
 }
 
 /** The severity of a numbered failure's title: as much as a failing check's name. */
-export const TITLE_SEVERITY = 10;
+const TITLE_SEVERITY = 10;
+
+/** A held line as marked by markFailing. */
+interface Marked {
+  line: number;
+  text: string;
+  sev: number;
+  check?: boolean;
+  title?: boolean;
+}
+
+/**
+ * Marks the failing checks among the held lines (`failing`) as severe as an error, whatever their
+ * words, and, in a run that failed, the failures' titles (see isFailureTitle). Both keep more of
+ * their worth per alike one shown than an error does: each names another thing to fix (a
+ * numbered report's `3) suite` after `1)` and `2)`, as much as a third `✖ name`).
+ */
+export function markFailing<T extends Marked>(
+  held: ReadonlyMap<number, T>,
+  failing: (h: T) => boolean,
+  success: boolean,
+): void {
+  for (const h of held.values())
+    if (failing(h)) {
+      h.sev = Math.max(h.sev, CHECK_SEVERITY);
+      h.check = true;
+    } else if (!success && isFailureTitle(h.text, held.get(h.line + 1)?.text)) {
+      h.sev = Math.max(h.sev, TITLE_SEVERITY);
+      h.title = true;
+    }
+}

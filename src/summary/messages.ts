@@ -1,6 +1,7 @@
 /**
  * Messages of findings. A finding (a line that opens with its place, `docs/a.rst:58: …`,
- * `  src/m.py:12:5 - error: …`) says what is wrong in words, with the names it is about quoted:
+ * `  src/m.py:12:5 - error: …`, or with a severity's label, `ERROR: Unable to parse …`,
+ * `warning: unused variable: …`) says what is wrong in words, with the names it is about quoted:
  * `(ERROR/3) Unknown interpreted text role "doc".` six hundred times over a dozen roles, and once
  * `(ERROR/3) Unknown target name: "configuration".`. The quoted names split such lines into many
  * templates, and a template mined over them may join lines that differ in their words (`Unknown
@@ -24,6 +25,9 @@ const MIN_KINDS = 3;
 /** At most this share of the findings may be distinct kinds: more, and the words hold names. */
 const MAX_SHARE = 1 / 4;
 
+/** A severity's label at the start of a line, in place of a place (`ERROR: Unable to parse …`). */
+const LABEL = /^\s*(?:error|warning|warn|fatal)(?:\[[\w-]+\])?:\s+/i;
+
 /** The masked place at the start of a line's template (`P:#:#: `, `P:# - `). */
 const MASKED_PLACE = /^P(?::#){1,2}:?\s+(?:-\s+)?/;
 
@@ -32,9 +36,10 @@ const MASKED_PLACE = /^P(?::#){1,2}:?\s+(?:-\s+)?/;
  * reads the line's template (see salience.ts), remembered for the miner: no new string is masked.
  */
 function kindOf(text: string): string {
-  if (!PLACE.test(text)) return '';
+  const opener = PLACE.test(text) ? MASKED_PLACE : LABEL.test(text) ? LABEL : undefined;
+  if (opener === undefined) return '';
   const masked = template(text);
-  const place = MASKED_PLACE.exec(masked);
+  const place = opener.exec(masked);
   if (place === null) return '';
   const words = masked.slice(place[0].length).split(' ', WORDS).join(' ');
   // A message of letters: a place followed by a number or a mark alone is no finding.

@@ -5,7 +5,9 @@
  * runner's closing list of failures (`FAILED  suite/test-name`) far below each test's report
  * (`Test suite/test-name condition:`). The lines elsewhere that carry the name of a line with a
  * fail mark in words and say something (a status word, an error word at their start, an
- * assertion's values, a location) are its details: the summary weighs them as failing checks. Pure; run on the bounded set of lines the summary chooses from.
+ * assertion's values, a location, or a report's title framed by rules: `---- x stdout ----`) are
+ * its details: the summary weighs them as failing checks. Pure; run on the bounded set of lines
+ * the summary chooses from.
  */
 import { isBlockDetail } from './blocks.js';
 import { failMarked } from './checks.js';
@@ -125,13 +127,19 @@ export function namesakes(lines: readonly { line: number; text: string }[], succ
     // Read past a comment mark, as a tag (see tags.ts): `#   Failed test 'x'` leads with its word.
     const sev = severity(l.text.replace(COMMENT, ''), success);
     // The failing check's name alone is the title of its report, whose block says why.
-    const title = said.includes(titleOf(l.text)) && reported(lines, i);
+    const title = (said.includes(titleOf(l.text)) && reported(lines, i)) || FRAMED.test(l.text);
     if (!title && (sev >= ERROR || (sev === 0 ? !isLocation(l.text) : sev < SAYS))) return;
     linked.add(l.line);
     for (const w of by) uses.set(w, (uses.get(w) ?? 0) + 1);
   });
   return linked;
 }
+
+/**
+ * A name between two rules of one character (`---- src/lib.rs - f (line 12) stdout ----`,
+ * `____ test_x ____`): the title of a report, which names what it is about.
+ */
+const FRAMED = /^\s*([-=_~*#])\1+\s+\S.*\S\s+\1{2,}\s*$/;
 
 /** A line as a title: its text but for its indentation and a closing colon (`  should x:`). */
 const titleOf = (text: string) => text.trim().replace(/:$/, '');

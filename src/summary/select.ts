@@ -17,8 +17,7 @@ import {
   checksOf,
   checkTitle,
   evenChecks,
-  isFailureTitle,
-  TITLE_SEVERITY,
+  markFailing,
 } from './checks.js';
 import { codeRarity } from './codes.js';
 import type { Candidate, Collected, NumberedLine } from './collected.js';
@@ -26,8 +25,9 @@ import { liftEchoes } from './echo.js';
 import { fieldRarity, isRareField, recordHeader } from './fields.js';
 import { liftFirsts } from './firsts.js';
 import { repeatedFrames } from './frames.js';
+import { dampRuns } from './indented-runs.js';
 import { kindRarity } from './kinds.js';
-import { cutAround, cutLine, knownLines } from './lines.js';
+import { cutAround, cutLine, knownLines, type PoolLine } from './lines.js';
 import { messageRarity } from './messages.js';
 import { linkNamesakes } from './namesakes.js';
 import { markRecord } from './new-record.js';
@@ -39,6 +39,7 @@ import { slotRarity } from './slots.js';
 import { type KeyOf, mineKeys, type Span, spans } from './spans.js';
 import { type Pending, RESERVED, reserve, spend } from './spend.js';
 import { untagged } from './tags.js';
+import { failedVerdict } from './verdict-failed.js';
 import {
   damp,
   decayOf,
@@ -70,13 +71,14 @@ interface Held {
   bonus: number;
   /** A failing check among passing ones (see checks.ts): each is a thing to fix, not one of many. */
   check?: boolean;
+  /** A numbered or framed failure's title (see isFailureTitle in checks.ts): each, too, names a thing to fix. */
+  title?: boolean;
 }
 
 /** The worth of a line's rule code being rare (see codes.ts). */
 type CodeWorth = (text: string) => number;
 
-function holdLines(c: Collected, shield: Shield, cap: number, opts: SelectOptions): Map<number, Held> {
-  const known = knownLines(c, shield);
+function holdLines(c: Collected, known: Map<number, PoolLine>, cap: number, opts: SelectOptions) {
   const byLine = new Map<number, Candidate>();
   for (const cand of c.candidates) byLine.set(cand.line, cand);
   const held = new Map<number, Held>();
@@ -282,7 +284,7 @@ function singleHeld(
     const b = held.get(k) as Held;
     entries.push(entry(k, cutLine(b.text, detailCap), b.isNew ? 'new' : 'salient', b.isNew));
   }
-  const decay = decayFor(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1, h.check === true);
+  const decay = decayFor(h.sev, locationWorth(h.text) > 0, span?.distinct ?? 1, h.check || h.title);
   const noted = (u: Pending): Pending => (note ? { ...u, note } : u);
   if (entries.length === 1) return [noted(pending(h, entries, h.worth, decay))];
   // The line with its block, and, when that does not fit, the line alone. A failing check's
@@ -318,8 +320,8 @@ function headersOf(textAt: (n: number) => string | undefined, n: number, check: 
 /** A severity's worth, damped in a big template; not a failing check's: each is a thing to fix. */
 const sevWorth = (sev: number, count: number, check: boolean) => (check ? sev : sev * damp(count));
 
-/** What is left of a unit's worth per alike one shown (see decayOf); a failing check keeps more. */
-const decayFor = (sev: number, located: boolean, distinct: number, check: boolean) =>
+/** What is left of a unit's worth per alike one shown (see decayOf); a failing check or a failure's title keeps more. */
+const decayFor = (sev: number, located: boolean, distinct: number, check = false) =>
   check ? Math.max(CHECK_DECAY, decayOf(sev, located, distinct)) : decayOf(sev, located, distinct);
 
 /** A location, or a line number in words (`In src/run.sh line 41:`). */
@@ -435,19 +437,17 @@ export function select(
   room: number,
   cap: number,
   shield: Shield,
-  opts: SelectOptions,
+  given: SelectOptions,
 ): Entry[] {
-  const held = holdLines(c, shield, cap, opts);
+  const known = knownLines(c, shield);
+  // A run whose verdict counts failures failed, whatever its exit status (see failedVerdict).
+  const opts = given.success && failedVerdict(known, c.lines) ? { ...given, success: false } : given;
+  const held = holdLines(c, known, cap, opts);
   // A failing check among passing ones is as severe as an error, whatever its words (see checks.ts).
   const checks = checksOf([...held.values()].map((h) => h.text));
   // A failure's details elsewhere, linked by its name, are as severe (see namesakes.ts).
   const named = linkNamesakes([...held.values(), ...c.candidates], opts.success);
-  for (const h of held.values())
-    if (checks.failing(h.text) || named.has(h.line)) {
-      h.sev = Math.max(h.sev, CHECK_SEVERITY);
-      h.check = true;
-    } else if (!opts.success && isFailureTitle(h.text, held.get(h.line + 1)?.text))
-      h.sev = Math.max(h.sev, TITLE_SEVERITY);
+  markFailing(held, (h) => checks.failing(h.text) || named.has(h.line), opts.success);
   const keyOf = mineKeys(held, c.candidates);
   for (const h of held.values()) h.key = keyOf(h.text);
   const sp = spans(held, c.candidates, keyOf);
@@ -470,6 +470,7 @@ export function select(
   const rarity = (t: string) => Math.max(code(t), kind.worth(t), field.worth(t));
   scoreHeld(held, sp, c.lines, opts, (t) => rarity(t) + slot.worth(t));
   evenChecks(held.values(), (n) => position(n, c.lines, opts.tailRatio));
+  dampRuns(held.values(), (n) => position(n, c.lines, opts.tailRatio), room);
   for (const h of held.values())
     h.key += slot.tag(h.text) + kind.tag(h.text) + field.tag(h.text) + message.tag(h.text);
   const outline = outlineOf(held.values());

@@ -47,6 +47,34 @@ describe('blocks', () => {
     ).toEqual([2, 3]);
   });
 
+  it('brings the first own frame of a block already full of diff lines', () => {
+    const lines = [
+      '  3) combinations',
+      '       should calculate with BigNumbers:',
+      '',
+      '      AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:',
+      '+ actual - expected',
+      '',
+      '+     252',
+      '-     462',
+      '      + expected - actual',
+      '',
+      '      -{"value":"252"}',
+      '      +{"value":"462"}',
+      '',
+      '      at Context.<anonymous> (test/unit/combinations.test.js:15:12)',
+      '      at process.processImmediate (node:internal/timers:483:21)',
+    ];
+    const block = blockOf(
+      (n) => lines[n - 1],
+      1,
+      () => false,
+    );
+    expect(block).toContain(14);
+    // The values come first: the frame is one more line, not one of them.
+    expect(block.filter((k) => k < 14).length).toBe(5);
+  });
+
   it('takes no parent across a blank line', () => {
     const lines = ['Received: "x"', '', '⎯⎯⎯ [1/9] ⎯⎯⎯', '', ' FAIL  test/a.test.ts > a > fails'];
     expect(parentOf((n) => lines[n - 1], 5)).toBeUndefined();

@@ -29,6 +29,24 @@ describe('rare messages of findings in their own words', () => {
     expect(rarity.worth('Unknown target name: "configuration".')).toBe(0);
   });
 
+  it('reads the message after a severity label where a finding names no place first (`ERROR: …`)', () => {
+    const tags = ['param', 'returns', 'type', 'throws'];
+    const lines = Array.from({ length: 40 }, (_, i) => ({
+      text:
+        i % 8 === 0
+          ? `ERROR: cannot create a doclet for the comment "/** @constructor F${i} */": Unexpected token`
+          : i % 5 === 0
+            ? `WARNING: The @${tags[i % 4]} tag is not a known tag in /src/f${i}.js`
+            : `ERROR: Unable to parse a tag's type expression for source file /src/f${i}.js in line ${i} with tag title "${tags[i % 4]}"`,
+      count: 1,
+    }));
+    const rare = 'ERROR: Unable to parse /src/function/lcm.js: Unexpected token, expected ")" (84:33)';
+    lines.push({ text: rare, count: 1 });
+    const rarity = messageRarity(lines);
+    expect(rarity.worth(rare)).toBeGreaterThan(0);
+    expect(rarity.worth(lines[1]?.text as string)).toBe(0);
+  });
+
   it('says nothing when the messages hold names in their first words, or are too few', () => {
     const named = Array.from({ length: 60 }, (_, i) => ({
       text: `src/a${i}.c:${i}: var_${i} set but unused`,

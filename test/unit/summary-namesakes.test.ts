@@ -22,6 +22,21 @@ describe('namesakes: a failure named in one place, explained in another', () => 
     expect([...namesakes(lines, false)]).toEqual([2]);
   });
 
+  it('links the title of a report framed by rules that names a failing check (`---- x stdout ----`)', () => {
+    const lines = numbered([
+      'test src/lib.rs - Itertools::multiunzip (line 3454) ... ok',
+      'test src/lib.rs - Itertools::pad_using (line 1602) ... FAILED',
+      'test src/lib.rs - Itertools::positions (line 1810) ... ok',
+      '---- src/lib.rs - Itertools::pad_using (line 1602) stdout ----',
+      'Test executable failed (exit status: 101).',
+      '---- Captured stdout setup ----',
+      'failures:',
+      '    src/lib.rs - Itertools::pad_using (line 1602)',
+    ]);
+    // A framed line that names no failing check is a section's title, no failure's.
+    expect([...namesakes(lines, false)]).toEqual([4]);
+  });
+
   it('links a location that names a failing test id (`tests/x.py:706: in test_change`)', () => {
     const lines = numbered([
       'tests/test_funcs.py::TestEvolve::test_change FAILED                      [ 25%]',
