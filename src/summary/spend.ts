@@ -4,7 +4,17 @@
  * location of its own keeps more), but never its bonus for being new since the last run.
  */
 import { rankMembers } from './alike.js';
-import { AssembledSize, assemble, type Entry, entryCost, MARKER_COST, size, type Unit } from './assemble.js';
+import {
+  AssembledSize,
+  assemble,
+  cost,
+  type Entry,
+  entryCost,
+  MARKER_COST,
+  SHORT_GAP,
+  size,
+  type Unit,
+} from './assemble.js';
 import { template } from './salience.js';
 
 /** A unit as it waits to be chosen: its template and a suffix saying how many are like it. */
@@ -103,7 +113,9 @@ export function spend(units: Pending[], room: number, total: number): Entry[] {
         ? fresh.map((e) => (e.text.endsWith(note) ? { ...e, text: e.text.slice(0, -note.length) } : e))
         : fresh;
     const candidate: Unit = { ...unit, entries };
-    const need = entries.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : MARKER_COST);
+    // A gap between numbered lines is one short line; the two at the ends, full markers, are
+    // left room for below.
+    const need = entries.reduce((n, e) => n + entryCost(e), 0) + (adjacent ? 0 : cost(SHORT_GAP));
     // The text alone, without numbers and markers, is a bound below what it costs.
     const bare = size(entries);
     const near = used + need > room - 2 * MARKER_COST;

@@ -26,7 +26,7 @@ describe('the order of choosing', () => {
       unit([line(19, 'a header'), line(20, 'second member')], 12, 'z'),
       unit([line(40, 'a lesser line that is long enough')], 7, 'y'),
     ];
-    const shown = spend(units, 230, 100).map((e) => e.text);
+    const shown = spend(units, 170, 100).map((e) => e.text);
     expect(shown.some((t) => t.includes('why the second failed'))).toBe(true);
     expect(shown.some((t) => t.includes('a lesser line'))).toBe(false);
   });
