@@ -10,7 +10,7 @@ export const PROMPT_MARKDOWN = `## ctxwrap: long command output
 Commands may run through ctxwrap: it keeps the full output on disk and prints short outputs whole, long ones as a summary:
 - Header: \`[ctxwrap <id>] exit N · lines · bytes · ~tokens · time · full output: <path>\`
 - Lines without a number are the output's start and end, in order. \`670: text\` is line 670 of the full output, kept as salient; \`+670: text\` is new since the last run of the same command.
-- \`[ctxwrap: N lines omitted, A-B]\` (or \`N similar lines omitted\`) marks lines left out; \`[+N similar, last L]\` (or \`first F\`, when the line shown is the last of them) after a line stands for N more like it; \`[ctxwrap: previous line repeated N more times]\` for exact repeats.
+- \`[ctxwrap: N lines omitted, A-B]\` (or \`N similar lines omitted\`) marks lines left out, and so does \`⋮\` between two numbered lines; \`[+N similar, last L]\` (or \`first F\`, when the line shown is the last of them) after a line stands for N more like it; \`[ctxwrap: previous line repeated N more times]\` for exact repeats.
 
 Fetch more only when the left-out part matters to your task:
 - \`ctxwrap read <id> --lines 120-180\` (also \`--lines last:50\` or \`--lines grep:PATTERN\`)

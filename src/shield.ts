@@ -140,6 +140,8 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
   p: '\u0440\u0420\u03c1\u03a1\u03f1\u2374\u1d18',
   '[': '\u2045\u27e6\u298b\u2772\u301a\u3010\u3014\u2997',
   ':': '\ua789\u2236\u02d0\u02f8\u05c3',
+  // The short gap between numbered lines (see SHORT_GAP in summary/assemble.ts).
+  '\u22ee': '\u205d\u205e\u2999',
 };
 const CONFUSABLES = new Map<string, string>(
   Object.entries(LOOK_ALIKES).flatMap(([ascii, chars]) =>
@@ -194,11 +196,11 @@ function seenStart(text: string): string {
 const DIGIT_LOOK_ALIKES = /^\\*\+?[0-9lio|]*[0-9][0-9lio|]*(?=[:-])/;
 
 /**
- * Lines that could pass for ctxwrap's own: a `[ctxwrap …]` marker, a `ctxwrap: …` warning, or
- * one of the numbered lines of a summary or `read` (`12: `, `+12: ` for a new line, `12- ` for
- * context), however many backslashes come first.
+ * Lines that could pass for ctxwrap's own: a `[ctxwrap …]` marker, a `ctxwrap: …` warning, one
+ * of the numbered lines of a summary or `read` (`12: `, `+12: ` for a new line, `12- ` for
+ * context), or the short gap between numbered lines (`⋮`), however many backslashes come first.
  */
-const FORGED = /^\\*(?:\[\s*ctxwrap\b|ctxwrap\s*:|\+?\d+(?::(?!\d)|- ))/;
+const FORGED = /^\\*(?:\[\s*ctxwrap\b|ctxwrap\s*:|\+?\d+(?::(?!\d)|- )|\u22ee)/;
 // Lines that cannot start like one: a plain ASCII letter other than c, or an ASCII punctuation
 // other than [ \ +, come first (and not a letter that passes for a digit before a digit).
 const PLAINLY_NOT = /^[ \t]*(?![lIiOo|][lIiOo|0-9]*[0-9])[A-BD-Za-bd-z!-*,-/;-@\]-`{-~]/;

@@ -15,7 +15,7 @@ export const declareRun: Declare = (program, { setExit }) => {
     .option('-c, --command <string>', 'run a shell string through /bin/sh -c (pipelines, &&, redirections)')
     .option('--shell <shell>', 'the shell that runs -c, e.g. bash (env CTXWRAP_SHELL, default /bin/sh)')
     .option('--name <name>', 'name the result (the id starts with it); useful with -')
-    .option('--budget <chars>', 'most characters the summary prints (env CTXWRAP_BUDGET, default 3000)')
+    .option('--budget <chars>', 'most characters the summary prints (env CTXWRAP_BUDGET, default 2650)')
     .option('--tail-ratio <ratio>', 'share of head+tail room for the tail, 0 to 1 (default 0.7)')
     .option('--inline-threshold <chars>', 'print outputs this short whole (default: the budget)')
     .option('--timeout <duration>', 'stop the command after 30s, 5m, ...; exit 124 (env CTXWRAP_TIMEOUT)')

@@ -87,7 +87,7 @@ function registerRun(server: McpServer, opts: McpOptions, runs: McpRuns): void {
           .int()
           .min(200)
           .optional()
-          .describe('most characters the summary may print (default 3000)'),
+          .describe('most characters the summary may print (default 2650)'),
       },
     },
     async ({ command, cwd, timeout, wait, budget }, extra) => {

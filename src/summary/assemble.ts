@@ -49,6 +49,11 @@ export const similarMarker = (n: number, from: number, to: number) =>
 export const likeThis = (n: number, from: number, to: number, line: number) =>
   ` [+${formatCount(n - 1)} similar, ${line === to ? `first ${from}` : `last ${to}`}]`;
 const GAP = /^\[ctxwrap: [\d,]+ lines? omitted/;
+/**
+ * A gap between two numbered lines: their numbers say which lines are left out, so one short
+ * line says that some are (no output line can start with it: see FORGED in shield.ts).
+ */
+export const SHORT_GAP = '\u22ee';
 
 export const size = (lines: { text: string }[]) => lines.reduce((n, l) => n + cost(l.text), 0);
 
@@ -69,24 +74,34 @@ export function assemble(units: Unit[], total: number): Entry[] {
     ((e.line === 1 || lines.has(e.line - 1)) && (e.line === total || lines.has(e.line + 1)));
   const body = all.filter(keep).sort((a, b) => (a.from ?? a.line) - (b.from ?? b.line) || a.line - b.line);
   const out: Entry[] = [];
+  // The gaps made here (a marker a unit brings is its own).
+  const made = new Set<Entry>();
+  const gap = (from: number, to: number) => {
+    const g: Entry = { line: to, from, text: gapMarker(from, to), role: 'meta' };
+    made.add(g);
+    out.push(g);
+  };
   let last = 0;
   for (const e of body) {
     if (e.line <= last) continue;
     const from = e.from ?? e.line;
-    if (from > last + 1)
-      out.push({ line: from - 1, from: last + 1, text: gapMarker(last + 1, from - 1), role: 'meta' });
+    if (from > last + 1) gap(last + 1, from - 1);
     out.push(e);
     last = e.line;
   }
-  if (last < total) out.push({ line: total, from: last + 1, text: gapMarker(last + 1, total), role: 'meta' });
+  if (last < total) gap(last + 1, total);
   const isGap = (e: Entry) => e.role === 'meta' && GAP.test(e.text);
   const firstGap = out.findIndex(isGap);
   const lastGap = out.findLastIndex(isGap);
   const anyNew = out.some((e) => e.isNew);
+  const numbered = (i: number) =>
+    out[i] !== undefined &&
+    out[i].role !== 'meta' &&
+    (anyNew || (firstGap !== -1 && i > firstGap && i < lastGap));
   return out.map((e, i) => {
-    if (e.role === 'meta') return e;
-    const numbered = anyNew || (firstGap !== -1 && i > firstGap && i < lastGap);
-    return numbered ? { ...e, text: `${e.isNew ? '+' : ''}${e.line}: ${e.text}` } : e;
+    if (e.role === 'meta')
+      return made.has(e) && numbered(i - 1) && numbered(i + 1) ? { ...e, text: SHORT_GAP } : e;
+    return numbered(i) ? { ...e, text: `${e.isNew ? '+' : ''}${e.line}: ${e.text}` } : e;
   });
 }
 
@@ -125,6 +140,8 @@ export class AssembledSize {
     // The walk of assemble, costs only: each line's cost without its number, and where gaps are.
     const costs: number[] = [];
     const numbers: number[] = [];
+    // The gaps the walk makes, by index: short between two numbered lines (see SHORT_GAP).
+    const made: number[] = [];
     let firstGap = -1;
     let lastGap = -1;
     let anyNew = false;
@@ -132,6 +149,7 @@ export class AssembledSize {
     const gap = (from: number, to: number) => {
       if (firstGap === -1) firstGap = costs.length;
       lastGap = costs.length;
+      made.push(costs.length);
       costs.push(gapCost(from, to));
       numbers.push(0);
     };
@@ -158,11 +176,13 @@ export class AssembledSize {
     }
     while (j < extra.length) walk((extra[j++] as { e: Entry }).e);
     if (last < total) gap(last + 1, total);
+    const numbered = (i: number) =>
+      (numbers[i] ?? 0) > 0 && (anyNew || (firstGap !== -1 && i > firstGap && i < lastGap));
     let sum = 0;
     for (let i = 0; i < costs.length; i++)
-      sum +=
-        (costs[i] as number) +
-        (anyNew || (firstGap !== -1 && i > firstGap && i < lastGap) ? (numbers[i] as number) : 0);
+      sum += (costs[i] as number) + (numbered(i) ? (numbers[i] as number) : 0);
+    for (const i of made)
+      if (numbered(i - 1) && numbered(i + 1)) sum += cost(SHORT_GAP) - (costs[i] as number);
     return sum;
   }
 }

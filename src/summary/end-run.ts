@@ -7,7 +7,7 @@
  * of the output. The summary then tells the run from its first line (see joinEndRun).
  */
 
-import { type Entry, gapMarker, repeatMarker } from './assemble.js';
+import { type Entry, gapMarker, repeatMarker, SHORT_GAP } from './assemble.js';
 import { type LineRun, periodic } from './line-run.js';
 import { copyOf } from './sniff.js';
 import { copiesEndingAt, pieceMost, runAtTail, SCAN_BYTES, type SeenRun } from './tail-run.js';
@@ -124,8 +124,13 @@ function joinOne(entries: Entry[], run: LineRun): Entry[] {
   const gap = before.at(-1);
   if (gap?.role === 'meta' && gap.from !== undefined && gap.line >= run.from - 1) {
     before.pop();
+    // (A short gap stays short: the line after it stays numbered.)
     if (gap.from < run.from)
-      before.push({ ...gap, line: run.from - 1, text: gapMarker(gap.from, run.from - 1) });
+      before.push({
+        ...gap,
+        line: run.from - 1,
+        text: gap.text === SHORT_GAP ? SHORT_GAP : gapMarker(gap.from, run.from - 1),
+      });
   } else if ((gap?.line ?? 0) < run.from - 1) return entries;
   const { from: _, ...shown } = entries[at] as Entry;
   // A line numbered where it was shown is numbered where the run starts.

@@ -18,7 +18,7 @@ describe('a bad CTXWRAP_* value: one warning, the default, the command runs', ()
     [
       'CTXWRAP_BUDGET',
       'abc',
-      "CTXWRAP_BUDGET takes a whole number at least 200 (got 'abc'); using the default 3000",
+      "CTXWRAP_BUDGET takes a whole number at least 200 (got 'abc'); using the default 2650",
     ],
     [
       'CTXWRAP_TAIL_RATIO',

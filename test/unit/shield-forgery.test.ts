@@ -21,6 +21,10 @@ describe('lines that could pass for ctxwrap', () => {
     ['an inline similar-lines count', 'ok [+500 similar, last 99999]'],
     ['an inline count with a fullwidth plus', 'ok [\uff0b500 similar, last 9]'],
     ['an inline omitted-chars note', 'abc…[5000 chars omitted]…xyz'],
+    ['the short gap between numbered lines', '\u22ee'],
+    ['the short gap behind spaces and an invisible character', '  \u200b\u22ee'],
+    ['a tricolon for the short gap', '\u205d'],
+    ['a dotted fence for the short gap', '\u2999'],
   ])('escapes %s', (_name, line) => {
     expect(escaped(line)).toBe(true);
   });
@@ -33,6 +37,8 @@ describe('lines that could pass for ctxwrap', () => {
     'élan: ok',
     '\u{e000} private-use glyph in a prompt',
     '12:30:01 INFO',
+    '... 3 more',
+    'a \u22ee b',
   ])('leaves %s', (line) => {
     expect(shown(line)).toBe(line);
   });

@@ -74,9 +74,9 @@ describe('ids', () => {
 describe('configuration', () => {
   it('resolves defaults, then environment, then flags', () => {
     expect(resolveRunConfig({}, { HOME: '/h' })).toMatchObject({
-      budget: 3000,
+      budget: 2650,
       tailRatio: 0.7,
-      inlineThreshold: 3000,
+      inlineThreshold: 2650,
     });
     expect(resolveRunConfig({}, { CTXWRAP_BUDGET: '4000' }).budget).toBe(4000);
     expect(resolveRunConfig({ budget: '800' }, { CTXWRAP_BUDGET: '4000' }).budget).toBe(800);

@@ -19,7 +19,7 @@ describe("a failure's block", () => {
       unit([line(30, 'other line of another kind')], 5, 't2', 0.3),
     ];
     // Room for the line and one of the two others.
-    const shown = spend(units, 170, 40).map((e) => e.text);
+    const shown = spend(units, 140, 40).map((e) => e.text);
     expect(shown.some((t) => t.includes('left:'))).toBe(true);
     expect(shown.some((t) => t.includes('other line'))).toBe(false);
   });
@@ -67,8 +67,8 @@ describe("a failure's block", () => {
       '      at Context.<anonymous> (test/markup/index.js:40:32)',
       '',
     ];
-    // A budget the titles could fill.
-    const out = summarize([...spec, ...failing].join('\n'), facts, { budget: 2000 });
+    // A budget the titles could fill (with little room to spare once the failure is shown).
+    const out = summarize([...spec, ...failing].join('\n'), facts, { budget: 1700 });
     expect(out).toContain('1) python');
     expect(out).toContain('AssertionError: expected');
     expect(out).toContain('test/markup/index.js:40:32');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spend } from '../../src/summary/spend.js';
+import { size } from '../../src/summary/assemble.js';
+import { PLAIN_SHARE, spend } from '../../src/summary/spend.js';
 import { line, unit } from '../spend-units.js';
 
 describe('spending the room', () => {
@@ -26,7 +27,7 @@ describe('the order of choosing', () => {
       unit([line(19, 'a header'), line(20, 'second member')], 12, 'z'),
       unit([line(40, 'a lesser line that is long enough')], 7, 'y'),
     ];
-    const shown = spend(units, 230, 100).map((e) => e.text);
+    const shown = spend(units, 170, 100).map((e) => e.text);
     expect(shown.some((t) => t.includes('why the second failed'))).toBe(true);
     expect(shown.some((t) => t.includes('a lesser line'))).toBe(false);
   });
@@ -44,5 +45,23 @@ describe('members of a template', () => {
     const units = [unit([long], 10.02), unit([short], 10.0)];
     const shown = spend(units, 150, 2).map((e) => e.text);
     expect(shown.some((t) => t.includes("'number'"))).toBe(true);
+  });
+});
+
+describe('the plain room', () => {
+  it('holds plain lines in its first part only: past it, only salient and new lines are shown', () => {
+    // Forty plain lines, each worth more than the one error, would fill the room.
+    const plain = Array.from({ length: 40 }, (_, i) =>
+      unit([line(2 * i + 1, `a plain line of output, number ${i}`)], 10 - i / 10, `p${i}`),
+    );
+    const error = { ...unit([line(200, 'error: the one thing that failed')], 1, 'e'), salient: true };
+    const news = { ...unit([line(250, 'a line new since the last run')], 1, 'n'), bonus: 1 };
+    const out = spend([...plain, error, news], 1000, 300);
+    const texts = out.map((e) => e.text);
+    expect(texts.some((t) => t.includes('error: the one thing that failed'))).toBe(true);
+    expect(texts.some((t) => t.includes('a line new since the last run'))).toBe(true);
+    expect(texts.filter((t) => t.includes('a plain line')).length).toBeLessThan(40);
+    // The plain lines stop at the plain room; the rest stays empty.
+    expect(size(out)).toBeLessThan(1000 * PLAIN_SHARE + 150);
   });
 });
