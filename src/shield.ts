@@ -183,7 +183,6 @@ function seenStart(text: string): string {
     .slice(0, 96)
     .replace(invisible, '')
     .replace(leading, '')
-    // (The vertical ellipsis's presentation form, which NFKD folds to `…`, is the short gap's.)
     .replace(VERTICAL_FORM, '\u22ee')
     .normalize('NFKD')
     .replace(marks, '')
@@ -194,6 +193,7 @@ function seenStart(text: string): string {
     .replace(DIGIT_LOOK_ALIKES, (run) => run.replace(/[lio|]/g, '0'));
 }
 
+/** The vertical ellipsis's presentation form (`︙`), read as the short gap: NFKD folds it to `…`. */
 const VERTICAL_FORM = /\ufe19/g;
 
 // A leading number with letters that pass for digits in it (`l2:`, `1O-`): read as a number.
