@@ -183,6 +183,7 @@ function seenStart(text: string): string {
     .slice(0, 96)
     .replace(invisible, '')
     .replace(leading, '')
+    .replace(VERTICAL_FORM, '\u22ee')
     .normalize('NFKD')
     .replace(marks, '')
     .replace(invisible, '')
@@ -191,6 +192,9 @@ function seenStart(text: string): string {
     .toLowerCase()
     .replace(DIGIT_LOOK_ALIKES, (run) => run.replace(/[lio|]/g, '0'));
 }
+
+/** The vertical ellipsis's presentation form (`︙`), read as the short gap: NFKD folds it to `…`. */
+const VERTICAL_FORM = /\ufe19/g;
 
 // A leading number with letters that pass for digits in it (`l2:`, `1O-`): read as a number.
 const DIGIT_LOOK_ALIKES = /^\\*\+?[0-9lio|]*[0-9][0-9lio|]*(?=[:-])/;

@@ -146,9 +146,14 @@ function joinOne(entries: Entry[], run: LineRun): Entry[] {
   for (const e of entries.slice(at + 1)) {
     if (e.line <= run.to) continue;
     const from = e.from ?? e.line;
-    // A marker of omitted lines that began inside the run goes on after it.
+    // A marker of omitted lines that began inside the run goes on after it (a short one stays
+    // short: a full one would grow the summary past its budget).
     if (e.role === 'meta' && from <= run.to)
-      out.push({ ...e, from: run.to + 1, text: gapMarker(run.to + 1, e.line) });
+      out.push({
+        ...e,
+        from: run.to + 1,
+        text: e.text === SHORT_GAP ? SHORT_GAP : gapMarker(run.to + 1, e.line),
+      });
     else out.push(e);
   }
   return out;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { type Entry, repeatMarker, SHORT_GAP, size } from '../../src/summary/assemble.js';
 import { Collector } from '../../src/summary/collector.js';
+import { joinEndRun } from '../../src/summary/end-run.js';
 import { summarize } from '../../src/summary/summarize.js';
 
 const lines = (text: string, n: number) => `${text}\n`.repeat(n);
@@ -74,5 +76,21 @@ describe('runs of empty lines', () => {
     const d = new Collector({ keepBytes: 65536 });
     for (const part of ['a\n', 'b\n', '\n', '\n', '\n']) d.push(Buffer.from(part));
     expect(d.end().endRuns).toEqual([{ from: 3, to: 5 }]);
+  });
+});
+
+describe('a short gap that began inside the run', () => {
+  it('stays short when the run is told from its first line: the summary never grows', () => {
+    // A rerun's summary (a line is new: all are numbered) whose head is a long run, as joinRun
+    // leaves it: its first line, a repeat marker, then a short gap reaching past the run.
+    const entries: Entry[] = [
+      { line: 1, text: '1: x', role: 'output' },
+      { line: 164, from: 2, text: repeatMarker(163), role: 'meta' },
+      { line: 999, from: 165, text: SHORT_GAP, role: 'meta' },
+      { line: 1000, text: '+1000: error: new', role: 'new', isNew: true },
+    ];
+    const out = joinEndRun(entries, [{ from: 1, to: 500 }]);
+    expect(out.map((e) => e.text)).toEqual(['1: x', repeatMarker(499), SHORT_GAP, '+1000: error: new']);
+    expect(size(out)).toBeLessThanOrEqual(size(entries));
   });
 });

@@ -25,6 +25,7 @@ describe('lines that could pass for ctxwrap', () => {
     ['the short gap behind spaces and an invisible character', '  \u200b\u22ee'],
     ['a tricolon for the short gap', '\u205d'],
     ['a dotted fence for the short gap', '\u2999'],
+    ['the vertical ellipsis presentation form (NFKD folds it to …)', '\ufe19'],
   ])('escapes %s', (_name, line) => {
     expect(escaped(line)).toBe(true);
   });
