@@ -182,6 +182,14 @@ export class Comparison {
     return 'new';
   }
 
+  /**
+   * Whether the previous run kept the hash `exact` if it had the line: past the largest hash kept,
+   * the line may have been there word for word (see the bottom-k sketch above).
+   */
+  covers(exact: number): boolean {
+    return exact <= this.previous.exactMax;
+  }
+
   /** Keeps a 'maybe' line (its bytes are copied) until `resolve`. */
   defer(line: number, digits: number, bytes: Buffer): void {
     let d = this.deferred.get(digits);

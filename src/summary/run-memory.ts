@@ -73,9 +73,15 @@ export class RunMemory {
     const row = plain && !this.rows.idle && leadsWithDigit(work, s, e) && this.rowMoved(work, s, e);
     const v = this.compare?.check(exact, digits);
     if (v === 'maybe') {
-      // A share or a count that moved is news, not drift (see moved.ts).
-      if (row || (hasPercent(work, s, e) && isMovedShare(cleanLine(work.toString('utf8', s, e))))) {
-        (this.compare as Comparison).fresh++;
+      // A share or a count that moved is news, not drift (see moved.ts). A share is read so only
+      // where the previous run would have kept this text's hash: else the line may have been there.
+      const compare = this.compare as Comparison;
+      const share =
+        compare.covers(exact) &&
+        hasPercent(work, s, e) &&
+        isMovedShare(cleanLine(work.toString('utf8', s, e)));
+      if (row || share) {
+        compare.fresh++;
         seen.isNew = true;
         return seen;
       }
